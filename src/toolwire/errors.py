@@ -1,0 +1,194 @@
+"""The errors toolwire raises, as data with a stable ``code``.
+
+Every error a caller can meet derives from :class:`ToolwireError`; each class carries
+a ``code`` that never changes between releases, and the facts of the failure as
+attributes, so that callers and tests branch on data rather than on message text::
+
+    ToolwireError                     code
+    ├── UnknownFormat                 "unknown_format"     no spec of that name
+    ├── UnmappedCall                  "unmapped_call"      the client must act, no mapping
+    │   └── UnknownItemType           "unknown_item_type"  a type no list of the spec names
+    ├── MalformedResponse             "malformed_response" the reply is not of the format's shape
+    └── SpecError                     "spec_error"         a spec failed to load; see .problems
+
+A :class:`SpecError` gathers every :class:`SpecProblem` of a load at once, each with
+the file, line, column, JSON pointer and the ``rule`` it broke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = [
+    "MalformedResponse",
+    "SpecError",
+    "SpecProblem",
+    "ToolwireError",
+    "UnknownFormat",
+    "UnknownItemType",
+    "UnmappedCall",
+]
+
+
+class ToolwireError(Exception):
+    """The root of every error toolwire raises on purpose."""
+
+    code: str = "toolwire_error"
+
+    def to_dict(self) -> dict[str, object]:
+        """The error as JSON-ready data: its code and the facts it carries."""
+        return {"code": self.code, "message": str(self)}
+
+
+class UnknownFormat(ToolwireError, LookupError):
+    """No spec of that format name is registered."""
+
+    code = "unknown_format"
+
+    def __init__(self, format: str, known: Iterable[str] = ()) -> None:
+        self.format = format
+        self.known = tuple(sorted(known))
+        hint = f"; known formats: {', '.join(self.known)}" if self.known else ""
+        super().__init__(f"unknown format {format!r}{hint}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": str(self), "format": self.format}
+
+
+class UnmappedCall(ToolwireError):
+    """An item the client must answer, which the format's spec refuses to map.
+
+    Raised instead of returning fewer calls: a loop that silently skipped the item
+    would take the reply for "the model is done" while the model waits for an answer.
+    """
+
+    code = "unmapped_call"
+
+    def __init__(
+        self,
+        format: str,
+        item_index: int,
+        item_type: str | None,
+        reason: str,
+        location: str = "",
+    ) -> None:
+        self.format = format
+        self.item_index = item_index
+        self.item_type = item_type
+        self.reason = reason
+        self.location = location
+        where = f" at {location}" if location else ""
+        super().__init__(
+            f"{format}: item {item_index}{where} of type {item_type!r} is not mapped: {reason}"
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": str(self),
+            "format": self.format,
+            "item_index": self.item_index,
+            "item_type": self.item_type,
+            "reason": self.reason,
+            "location": self.location,
+        }
+
+
+class UnknownItemType(UnmappedCall):
+    """An item whose type the spec does not list, in a format that fails closed."""
+
+    code = "unknown_item_type"
+
+
+class MalformedResponse(ToolwireError, ValueError):
+    """The response is not of the shape its format promises (or is not JSON at all)."""
+
+    code = "malformed_response"
+
+    def __init__(
+        self,
+        format: str | None,
+        reason: str,
+        item_index: int | None = None,
+        field: str | None = None,
+        location: str = "",
+    ) -> None:
+        self.format = format
+        self.reason = reason
+        self.item_index = item_index
+        self.field = field
+        self.location = location
+        parts = [format or "response"]
+        if item_index is not None:
+            parts.append(f"item {item_index}")
+        if location:
+            parts.append(f"at {location}")
+        if field:
+            parts.append(f"field {field!r}")
+        super().__init__(f"{' '.join(parts)}: {reason}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": str(self),
+            "format": self.format,
+            "item_index": self.item_index,
+            "field": self.field,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SpecProblem:
+    """One thing wrong with a spec, located to the character.
+
+    ``rule`` is a stable code (``unknown-key``, ``duplicate-key``, ``bad-expression``,
+    …) listed in ``specs/README.md``; ``pointer`` is the JSON pointer of the offending
+    value inside the spec; ``line`` and ``col`` are 1-based (0 when unknown).
+    """
+
+    path: str
+    line: int
+    col: int
+    pointer: str
+    message: str
+    rule: str
+
+    def __str__(self) -> str:
+        pointer = self.pointer or "/"
+        return f"{self.path}:{self.line}:{self.col}: {pointer}: {self.message} [{self.rule}]"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "pointer": self.pointer,
+            "message": self.message,
+            "rule": self.rule,
+        }
+
+
+class SpecError(ToolwireError, ValueError):
+    """A spec failed to load; ``problems`` holds every problem found, sorted by place."""
+
+    code = "spec_error"
+
+    def __init__(self, problems: Iterable[SpecProblem]) -> None:
+        self.problems = tuple(
+            sorted(problems, key=lambda p: (p.path, p.line, p.col, p.pointer, p.rule))
+        )
+        super().__init__("\n".join(str(p) for p in self.problems) or "invalid spec")
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules broken, in the order of the problems (handy in tests)."""
+        return tuple(p.rule for p in self.problems)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": str(self),
+            "problems": [p.to_dict() for p in self.problems],
+        }
