@@ -1,0 +1,125 @@
+"""toolwire: the tool calls an LLM emitted, read out of any provider's response.
+
+Each wire format is a declarative YAML spec under ``specs/``; one interpreter runs
+them all and hands over immutable :class:`ToolCall` values::
+
+    >>> import toolwire
+    >>> reply = {"choices": [{"message": {"tool_calls": [{"id": "call_1", "type": "function",
+    ...     "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}]},
+    ...     "finish_reason": "tool_calls"}]}
+    >>> toolwire.extract("openai", reply)
+    [ToolCall(name='get_weather', arguments={'city': 'Paris'}, id='call_1')]
+
+The functions here run on :meth:`Registry.default` (the bundled specs plus folders in
+``TOOLWIRE_SPEC_PATH``); a :class:`Registry` of your own has the same methods.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .arguments import decode_arguments
+from .errors import (
+    MalformedResponse,
+    SpecError,
+    SpecProblem,
+    ToolwireError,
+    UnknownFormat,
+    UnknownItemType,
+    UnmappedCall,
+)
+from .registry import Registry
+from .reply import ItemRecord, Reply, SkippedItem
+from .toolcall import ServerToolCall, ToolCall
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ItemRecord",
+    "MalformedResponse",
+    "Registry",
+    "Reply",
+    "ServerToolCall",
+    "SkippedItem",
+    "SpecError",
+    "SpecProblem",
+    "ToolCall",
+    "ToolwireError",
+    "UnknownFormat",
+    "UnknownItemType",
+    "UnmappedCall",
+    "__version__",
+    "decode_arguments",
+    "extract",
+    "extract_from_text",
+    "extract_hermes_from_text",
+    "extract_sniff",
+    "from_fmt",
+    "locate",
+    "read",
+    "sniff_format",
+]
+
+
+def _check_format(fmt: object) -> None:
+    if not isinstance(fmt, str):
+        raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
+
+
+def locate(fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:
+    """The raw call items the client must execute, unparsed, in response order.
+
+    Server-side call items are never located. Raises :class:`UnknownFormat`,
+    :class:`UnmappedCall` (an item the client must answer that the spec refuses) and
+    :class:`MalformedResponse`.
+    """
+    _check_format(fmt)
+    return Registry.default().locate(fmt, data, strict=strict)
+
+
+def extract(fmt: str, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
+    """``locate`` then one :class:`ToolCall` per item with a usable name.
+
+    ``data`` is a dict or JSON text (str or bytes). ``strict`` overrides the spec's
+    ``unknown_items``: True refuses unknown item types, False reports them.
+    """
+    _check_format(fmt)
+    return Registry.default().extract(fmt, data, strict=strict)
+
+
+def extract_sniff(data: Any, *, strict: bool | None = None) -> list[ToolCall]:
+    """Sniff the format from the top-level shape, then extract; ``[]`` for an unknown shape."""
+    return Registry.default().extract_sniff(data, strict=strict)
+
+
+def sniff_format(data: Any) -> str | None:
+    """The format name from the response's top-level shape only, or None."""
+    return Registry.default().sniff_format(data)
+
+
+def from_fmt(fmt: str, raw_item: Any) -> ToolCall | None:
+    """One raw call item, pinned to a format, as a :class:`ToolCall` (None: no usable name)."""
+    _check_format(fmt)
+    return Registry.default().from_fmt(fmt, raw_item)
+
+
+def read(fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
+    """Everything at once: calls, server calls, truncation, finish reason, loose ends.
+
+    ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
+    runnable, dropped and rejected calls.
+    """
+    if fmt is not None:
+        _check_format(fmt)
+    return Registry.default().read(fmt, data, strict=strict)
+
+
+def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:
+    """Tool calls a model wrote inside its text, in text format ``fmt``: ``(clean_text, calls)``."""
+    _check_format(fmt)
+    return Registry.default().extract_from_text(fmt, text, **params)
+
+
+def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, list[ToolCall]]:
+    """Hermes ``<tag>{"name": …, "arguments": {…}}</tag>`` blocks lifted out of ``text``."""
+    return Registry.default().extract_hermes_from_text(text, tag=tag)

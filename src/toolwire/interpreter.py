@@ -1,0 +1,270 @@
+"""The one interpreter every wire format runs on: a pure function of (spec, response).
+
+It walks the response's items in response order (each source's list, each nested list
+right after its parent item), matches each item against the spec's entries —
+refusals first, then calls, server-side calls, ignored types — and either builds
+values or fails closed. It imports neither YAML nor JSON Schema: specs arrive here
+compiled (:mod:`toolwire.wirespec`).
+
+Item indexes in errors and records are the position of the top-level item in its
+source's list; a nested item carries its parent's index, and ``location`` spells the
+full path (``output[0].content[2]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .arguments import decode_arguments, loads_strict
+from .errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
+from .reply import ItemRecord, Reply, SkippedItem
+from .toolcall import ServerToolCall, ToolCall, copy_json
+from .wirespec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
+
+__all__ = ["coerce_response", "extract", "from_item", "locate", "read"]
+
+_Walked = tuple[int, Any, dict[str, Any], Any]
+"""(top-level item index, location key, item, item type) for one item."""
+
+
+def coerce_response(data: Any, format: str | None) -> dict[str, Any]:
+    """The response as a JSON object: a dict as given, or JSON text (str/bytes) parsed."""
+    if isinstance(data, dict):
+        return data
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise MalformedResponse(format, f"response bytes are not UTF-8 ({exc.reason})") from None
+    if isinstance(data, str):
+        try:
+            data = loads_strict(data)
+        except ValueError as exc:
+            raise MalformedResponse(format, f"response is not JSON: {exc}") from None
+        if isinstance(data, dict):
+            return data
+    kind = "null" if data is None else type(data).__name__
+    raise MalformedResponse(format, f"a response must be a JSON object, not {kind}")
+
+
+def _location(spec: WireSpec, key: Any) -> str:
+    source_index, index, nested_index, child = key
+    source = spec.sources[source_index]
+    text = source.select.source + ("" if source.single else f"[{index}]")
+    if nested_index is not None:
+        text += f".{source.nested[nested_index].select.source}[{child}]"
+    return text
+
+
+def _listed(spec: WireSpec, value: Any, single: bool, what: str) -> list[Any]:
+    """A selection as a list of items: null is none, one object is one where allowed."""
+    if value is None:
+        return []
+    if type(value) is list:
+        return value
+    if single and type(value) is dict:
+        return [value]
+    kind = type(value).__name__
+    raise MalformedResponse(spec.format, f"{what} is a {kind}, not a list", location=what)
+
+
+def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
+    for source_index, source in enumerate(spec.sources):
+        selected = _listed(
+            spec, source.select.evaluate(response), source.single, source.select.source
+        )
+        type_of = source.type_of
+        for index, item in enumerate(selected):
+            key = (source_index, index, None, None)
+            if type(item) is not dict:
+                raise MalformedResponse(
+                    spec.format,
+                    f"item is a {type(item).__name__}, not an object",
+                    item_index=index,
+                    location=_location(spec, key),
+                )
+            yield index, key, item, type_of(item)
+            for nested_index, nested in enumerate(source.nested):
+                if nested.when.evaluate(item) is not True:
+                    continue
+                where = f"{_location(spec, key)}.{nested.select.source}"
+                children = _listed(spec, nested.select.evaluate(item), False, where)
+                for child_index, child in enumerate(children):
+                    child_key = (source_index, index, nested_index, child_index)
+                    if type(child) is not dict:
+                        raise MalformedResponse(
+                            spec.format,
+                            f"item is a {type(child).__name__}, not an object",
+                            item_index=index,
+                            location=_location(spec, child_key),
+                        )
+                    yield index, child_key, child, type_of(child)
+
+
+def _match(spec: WireSpec, item: dict[str, Any], item_type: Any) -> Entry | None:
+    candidates = spec.table.get(item_type) if type(item_type) is str else None
+    if candidates:
+        for entry in candidates:
+            when = entry.when
+            if when is None or when.evaluate(item) is True:
+                return entry
+    return None
+
+
+def _classified(
+    spec: WireSpec, response: dict[str, Any], strict: bool | None
+) -> Iterator[tuple[int, Any, dict[str, Any], Any, Entry | None]]:
+    """Every item with its entry; raises for refused items, and unknown ones if strict."""
+    refuse_unknown = spec.unknown_items == "refuse" if strict is None else strict
+    for index, key, item, item_type in _walk(spec, response):
+        entry = _match(spec, item, item_type)
+        if entry is None:
+            if refuse_unknown:
+                shown = item_type if type(item_type) is str else None
+                raise UnknownItemType(
+                    spec.format,
+                    index,
+                    shown,
+                    f"the {spec.format} spec lists no item type {item_type!r}; an unknown item"
+                    " may be an action the client must take, so toolwire fails closed",
+                    _location(spec, key),
+                )
+        elif type(entry) is RefuseEntry:
+            raise UnmappedCall(spec.format, index, item_type, entry.reason, _location(spec, key))
+        yield index, key, item, item_type, entry
+
+
+def _guarded(spec: WireSpec, error: ValueError) -> MalformedResponse:
+    return MalformedResponse(spec.format, f"an expression of the spec failed: {error}")
+
+
+def _call(entry: CallEntry, item: dict[str, Any]) -> ToolCall | str:
+    """The item's call, or the reason it yields none."""
+    name = entry.name.evaluate(item)
+    if type(name) is not str or not name:
+        return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
+    raw = entry.arguments.evaluate(item)
+    arguments, undecodable, error = decode_arguments(raw)
+    if arguments is raw:
+        arguments = copy_json(raw)
+    call_id: Any = entry.id.evaluate(item) if entry.id is not None else None
+    if type(call_id) is not str:
+        call_id = "" if call_id is None or type(call_id) is bool else _scalar_text(call_id)
+    return ToolCall._trusted(name, arguments, call_id, undecodable, error)
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value) if isinstance(value, float) else ""
+
+
+def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:
+    """The raw call items the client must execute, in response order, unparsed."""
+    response = coerce_response(data, spec.format)
+    try:
+        return [
+            item
+            for _, _, item, _, entry in _classified(spec, response, strict)
+            if type(entry) is CallEntry
+        ]
+    except ToolwireError:
+        raise
+    except ValueError as exc:
+        raise _guarded(spec, exc) from None
+
+
+def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolCall]:
+    """One :class:`ToolCall` per located call item that has a usable name."""
+    response = coerce_response(data, spec.format)
+    calls: list[ToolCall] = []
+    try:
+        for _, _, item, _, entry in _classified(spec, response, strict):
+            if type(entry) is CallEntry:
+                call = _call(entry, item)
+                if type(call) is ToolCall:
+                    calls.append(call)
+    except ToolwireError:
+        raise
+    except ValueError as exc:
+        raise _guarded(spec, exc) from None
+    return calls
+
+
+def _text(value: Any) -> str | None:
+    return value if type(value) is str else None
+
+
+def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
+    """Everything at once: calls, server-side calls, truncation, unknown and skipped items."""
+    response = coerce_response(data, spec.format)
+    calls: list[ToolCall] = []
+    server_calls: list[ServerToolCall] = []
+    unknown: list[str] = []
+    skipped: list[SkippedItem] = []
+    records: list[ItemRecord] = []
+    try:
+        for index, key, item, item_type, entry in _classified(spec, response, strict):
+            shown = item_type if type(item_type) is str else None
+            if entry is None:
+                records.append(ItemRecord(index, _location(spec, key), shown, "unknown", None))
+                if shown is not None and shown not in unknown:
+                    unknown.append(shown)
+                continue
+            records.append(ItemRecord(index, _location(spec, key), shown, entry.kind, entry.index))
+            if type(entry) is CallEntry:
+                call = _call(entry, item)
+                if type(call) is ToolCall:
+                    calls.append(call)
+                else:
+                    skipped.append(SkippedItem(index, _location(spec, key), shown, str(call)))
+            elif type(entry) is ServerEntry:
+                server_id = entry.id.evaluate(item)
+                server_calls.append(
+                    ServerToolCall(
+                        shown or "",
+                        server_id if type(server_id) is str else "",
+                        _text(entry.name.evaluate(item)),
+                        _text(entry.status.evaluate(item)),
+                        item,
+                    )
+                )
+        truncated = spec.truncated is not None and spec.truncated.evaluate(response) is True
+        finish = spec.finish_reason.evaluate(response) if spec.finish_reason else None
+    except ToolwireError:
+        raise
+    except ValueError as exc:
+        raise _guarded(spec, exc) from None
+    return Reply(
+        format=spec.format,
+        calls=tuple(calls),
+        server_calls=tuple(server_calls),
+        truncated=truncated,
+        finish_reason=finish if type(finish) is str else None,
+        unknown_types=tuple(unknown),
+        skipped=tuple(skipped),
+        items=tuple(records),
+    )
+
+
+def from_item(spec: WireSpec, raw_item: Any) -> ToolCall | None:
+    """One raw call item, typed as each source in turn would type it; None if no call."""
+    if type(raw_item) is not dict:
+        raise MalformedResponse(spec.format, "a call item must be a JSON object", item_index=0)
+    try:
+        for source in spec.sources:
+            entry = _match(spec, raw_item, source.type_of(raw_item))
+            if type(entry) is RefuseEntry:
+                raise UnmappedCall(spec.format, 0, entry.type, entry.reason)
+            if type(entry) is CallEntry:
+                call = _call(entry, raw_item)
+                if type(call) is ToolCall:
+                    return call
+    except ToolwireError:
+        raise
+    except ValueError as exc:
+        raise _guarded(spec, exc) from None
+    return None

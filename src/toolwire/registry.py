@@ -1,0 +1,239 @@
+"""A set of loaded specs under their format names, and the public operations on them.
+
+The module-level functions of :mod:`toolwire` run on :meth:`Registry.default`: the
+bundled specs plus any folders named in ``TOOLWIRE_SPEC_PATH``. A caller who wants
+other specs builds its own with :meth:`Registry.from_paths`; a spec there whose format
+name equals a bundled one replaces it, and :attr:`Registry.replaced` records that so
+``toolwire specs list`` can show it — a bundled format never changes by accident.
+
+A registry is immutable once built, so one instance may serve many threads.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import interpreter
+from .errors import SpecError, SpecProblem, UnknownFormat
+from .interpreter import coerce_response
+from .paths import bundled_specs_dir
+from .reply import Reply
+from .spec_loader import check_wire_document, read_document
+from .toolcall import ToolCall
+from .wirespec import WireSpec, compile_wire_spec
+
+if TYPE_CHECKING:
+    from .text import TextSpec
+
+__all__ = ["SPEC_PATH_VARIABLE", "Registry"]
+
+SPEC_PATH_VARIABLE = "TOOLWIRE_SPEC_PATH"
+
+
+def _spec_files(folder: Path) -> list[Path]:
+    if folder.is_file():
+        return [folder]
+    if not folder.is_dir():
+        raise SpecError([SpecProblem(str(folder), 0, 0, "", "no such spec folder", "unreadable")])
+    return sorted(p for p in folder.rglob("*.yaml") if "conformance" not in p.parts)
+
+
+def _load_folder(folder: Path) -> tuple[list[WireSpec], list[TextSpec]]:
+    """Every spec below ``folder``; every problem of every file raised at once."""
+    wire: list[WireSpec] = []
+    text: list[TextSpec] = []
+    problems: list[SpecProblem] = []
+    for path in _spec_files(folder):
+        try:
+            doc = read_document(path)
+            if isinstance(doc.data, dict) and doc.data.get("kind") == "text":
+                from .text import compile_text_spec
+
+                text.append(compile_text_spec(doc))
+                continue
+            found = check_wire_document(doc, expected_format=path.stem)
+            if found:
+                problems.extend(found)
+                continue
+            wire.append(compile_wire_spec(doc.data, str(path)))
+        except SpecError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise SpecError(problems)
+    return wire, text
+
+
+class Registry:
+    """Wire and text specs by format name, with the operations of :mod:`toolwire`."""
+
+    def __init__(
+        self,
+        specs: Iterable[WireSpec] = (),
+        text_specs: Iterable[TextSpec] = (),
+        *,
+        replaced: Iterable[str] = (),
+    ) -> None:
+        self._specs: dict[str, WireSpec] = {s.format: s for s in specs}
+        self._text: dict[str, TextSpec] = {s.format: s for s in text_specs}
+        self.replaced: frozenset[str] = frozenset(replaced)
+        self._sniff_order = sorted(
+            (s for s in self._specs.values() if s.sniff is not None),
+            key=lambda s: (-s.sniff_priority, s.format),
+        )
+
+    # -- construction -------------------------------------------------------------
+
+    @classmethod
+    def bundled(cls) -> Registry:
+        """The specs that ship with toolwire, and nothing else."""
+        return cls.from_paths(include_bundled=True, include_env=False)
+
+    @classmethod
+    def default(cls) -> Registry:
+        """The bundled specs plus ``TOOLWIRE_SPEC_PATH``; built once, then shared."""
+        global _DEFAULT
+        if _DEFAULT is None:
+            with _DEFAULT_LOCK:
+                if _DEFAULT is None:
+                    _DEFAULT = cls.from_paths(include_env=True)
+        return _DEFAULT
+
+    @classmethod
+    def from_paths(
+        cls,
+        *dirs: str | os.PathLike[str],
+        include_bundled: bool = True,
+        include_env: bool = False,
+    ) -> Registry:
+        """The bundled specs (unless told not to), then each folder's, later ones winning."""
+        folders: list[Path] = []
+        if include_bundled:
+            root = bundled_specs_dir()
+            folders += [f for f in (root / "wire", root / "text") if f.is_dir()]
+        user: list[Path] = [Path(d) for d in dirs]
+        if include_env:
+            user += [Path(p) for p in os.environ.get(SPEC_PATH_VARIABLE, "").split(os.pathsep) if p]
+        wire: dict[str, WireSpec] = {}
+        text: dict[str, TextSpec] = {}
+        replaced: set[str] = set()
+        problems: list[SpecProblem] = []
+        for index, folder in enumerate(folders + user):
+            is_user = index >= len(folders)
+            try:
+                found_wire, found_text = _load_folder(folder)
+            except SpecError as exc:
+                problems.extend(exc.problems)
+                continue
+            for spec in found_wire:
+                if is_user and spec.format in wire:
+                    replaced.add(spec.format)
+                wire[spec.format] = spec
+            for text_spec in found_text:
+                if is_user and text_spec.format in text:
+                    replaced.add(text_spec.format)
+                text[text_spec.format] = text_spec
+        if problems:
+            raise SpecError(problems)
+        return cls(wire.values(), text.values(), replaced=replaced)
+
+    # -- looking up ---------------------------------------------------------------
+
+    def formats(self) -> tuple[str, ...]:
+        """The wire format names, sorted."""
+        return tuple(sorted(self._specs))
+
+    def text_formats(self) -> tuple[str, ...]:
+        """The text format names, sorted."""
+        return tuple(sorted(self._text))
+
+    def spec(self, fmt: str) -> WireSpec:
+        """The wire spec of ``fmt``; :class:`UnknownFormat` if there is none."""
+        if not isinstance(fmt, str):
+            raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
+        try:
+            return self._specs[fmt]
+        except KeyError:
+            raise UnknownFormat(fmt, self._specs) from None
+
+    def text_spec(self, fmt: str) -> TextSpec:
+        """The text spec of ``fmt``; :class:`UnknownFormat` if there is none."""
+        if not isinstance(fmt, str):
+            raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
+        try:
+            return self._text[fmt]
+        except KeyError:
+            raise UnknownFormat(fmt, self._text) from None
+
+    def specs(self) -> Mapping[str, WireSpec]:
+        """All wire specs by format name."""
+        return dict(self._specs)
+
+    def text_specs(self) -> Mapping[str, TextSpec]:
+        """All text specs by format name."""
+        return dict(self._text)
+
+    # -- the operations ------------------------------------------------------------
+
+    def sniff_format(self, data: Any) -> str | None:
+        """The format whose sniff predicate holds first (by priority), or None."""
+        try:
+            response = coerce_response(data, None)
+        except ValueError:
+            return None
+        for spec in self._sniff_order:
+            try:
+                if spec.sniff is not None and spec.sniff.evaluate(response) is True:
+                    return spec.format
+            except ValueError:
+                continue
+        return None
+
+    def locate(self, fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:
+        """The raw call items the client must execute, in response order."""
+        return interpreter.locate(self.spec(fmt), data, strict)
+
+    def extract(self, fmt: str, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
+        """The client's tool calls in ``data``, read as format ``fmt``."""
+        return interpreter.extract(self.spec(fmt), data, strict)
+
+    def extract_sniff(self, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
+        """Sniff the format, then extract; ``[]`` when no format recognises the shape."""
+        response = coerce_response(data, None)
+        fmt = self.sniff_format(response)
+        return [] if fmt is None else self.extract(fmt, response, strict=strict)
+
+    def from_fmt(self, fmt: str, raw_item: Any) -> ToolCall | None:
+        """One raw call item (as :meth:`locate` returns them) as a :class:`ToolCall`."""
+        return interpreter.from_item(self.spec(fmt), raw_item)
+
+    def read(self, fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
+        """Everything at once; ``fmt=None`` sniffs (:class:`UnknownFormat` if nothing fits)."""
+        if fmt is None:
+            response = coerce_response(data, None)
+            sniffed = self.sniff_format(response)
+            if sniffed is None:
+                raise UnknownFormat("(sniffed)", self._specs)
+            return interpreter.read(self.spec(sniffed), response, strict)
+        return interpreter.read(self.spec(fmt), data, strict)
+
+    def extract_from_text(
+        self, fmt: str, text: str, **params: Any
+    ) -> tuple[str, list[ToolCall]]:
+        """Tool calls written inside model text: ``(clean_text, calls)``."""
+        from .text import extract_text
+
+        return extract_text(self.text_spec(fmt), text, **params)
+
+    def extract_hermes_from_text(
+        self, text: str, tag: str = "tool_call"
+    ) -> tuple[str, list[ToolCall]]:
+        """Hermes ``<tool_call>`` blocks lifted out of ``text``."""
+        return self.extract_from_text("hermes", text, tag=tag)
+
+
+_DEFAULT: Registry | None = None
+_DEFAULT_LOCK = threading.Lock()

@@ -1,0 +1,202 @@
+"""Loading a wire spec file: strict YAML, the meta-schema, then the rules it cannot state.
+
+Every problem of a file is gathered and raised at once as one :class:`SpecError`, each
+located ``path:line:col`` with its JSON pointer and a stable rule code, so a spec
+author fixes a file in one pass. The rules, with their codes (``specs/README.md``
+lists them too):
+
+======================  ===============================================================
+rule                    meaning
+======================  ===============================================================
+``yaml-*``              the YAML itself (see :mod:`toolwire.strict_yaml`)
+``not-a-mapping``       the file is not a YAML mapping
+``unknown-key``         a key the language does not define (``x-`` keys excepted)
+``missing-key``         a required key is absent
+``wrong-type``          a value of the wrong JSON type
+``bad-value``           a value outside its allowed set, length or pattern
+``unsupported-version`` ``spec_version`` is not one this toolwire reads
+``format-name``         ``format`` differs from the file's name
+``type-source``         a source needs exactly one of type_field, type_by_key, type_const
+``when-required``       a type listed more than once lacks ``when`` on some entry
+``expression-syntax``   an expression does not parse
+``expression-not-portable``  an expression leaves the portable JMESPath subset
+======================  ===============================================================
+
+``jsonschema`` is imported here only, and only when a spec is checked.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from . import strict_yaml
+from .errors import SpecError, SpecProblem
+from .expression import ExpressionError, compile_expression
+from .paths import bundled_specs_dir
+from .strict_yaml import Document, escape_pointer
+from .wirespec import KINDS, WireSpec, compile_wire_spec
+
+__all__ = ["check_wire_document", "load_wire_spec", "read_document"]
+
+SUPPORTED_VERSIONS = frozenset({1})
+
+_EXPRESSION_KEYS = frozenset({"select", "when", "name", "arguments", "id", "status"})
+_TOP_EXPRESSIONS = ("truncated", "finish_reason")
+
+
+def read_document(path: str | Path) -> Document:
+    """Read a spec file as strict YAML, with its path as errors will show it."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError([SpecProblem(str(path), 0, 0, "", f"not UTF-8: {exc}", "yaml-syntax")])
+    except OSError as exc:
+        raise SpecError([SpecProblem(str(path), 0, 0, "", str(exc), "unreadable")]) from None
+    return strict_yaml.load(text, str(path))
+
+
+@cache
+def _validator() -> Any:
+    import jsonschema
+
+    schema_path = bundled_specs_dir() / "schema" / "wire-spec.v1.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    return jsonschema.Draft7Validator(schema)
+
+
+def _pointer(parts: Any) -> str:
+    return "".join(f"/{escape_pointer(p)}" for p in parts)
+
+
+def _schema_problems(doc: Document) -> Iterator[SpecProblem]:
+    """Translate the meta-schema's complaints into located, coded problems."""
+    for error in _validator().iter_errors(doc.data):
+        pointer = _pointer(error.absolute_path)
+        validator = error.validator
+        if validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = set(error.schema.get("properties", {}))
+            for key in sorted(k for k in error.instance if k not in allowed):
+                if key.startswith("x-"):
+                    continue
+                close = difflib.get_close_matches(key, sorted(allowed), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                key_pointer = f"{pointer}/{escape_pointer(key)}"
+                yield doc.problem(key_pointer, f"unknown key {key!r}{hint}", "unknown-key", key=True)
+        elif validator == "required":
+            yield doc.problem(pointer, error.message, "missing-key")
+        elif validator == "type":
+            yield doc.problem(pointer, error.message, "wrong-type")
+        elif validator == "const" and pointer == "/spec_version":
+            yield doc.problem(
+                pointer,
+                f"spec_version {error.instance!r} is not supported (supported: 1)",
+                "unsupported-version",
+            )
+        else:
+            yield doc.problem(pointer, error.message, "bad-value")
+
+
+def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
+    """Compile every expression; locate a failure at the character the parser blamed."""
+    for pointer, source in _expressions(doc.data):
+        try:
+            compile_expression(source)
+        except ExpressionError as exc:
+            line, col = doc.where(pointer)
+            if "\n" not in source:
+                col += exc.offset + 1  # the opening quote precedes the expression
+            yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)
+
+
+def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    for key in _TOP_EXPRESSIONS:
+        if isinstance(data.get(key), str):
+            yield f"/{key}", data[key]
+    sniff = data.get("sniff")
+    if isinstance(sniff, dict) and isinstance(sniff.get("when"), str):
+        yield "/sniff/when", sniff["when"]
+    for i, source in enumerate(_objects(data.get("items"))):
+        if isinstance(source.get("select"), str):
+            yield f"/items/{i}/select", source["select"]
+        for j, nested in enumerate(_objects(source.get("nested"))):
+            for key in ("when", "select"):
+                if isinstance(nested.get(key), str):
+                    yield f"/items/{i}/nested/{j}/{key}", nested[key]
+    for kind in KINDS:
+        for i, entry in enumerate(_objects(data.get(kind))):
+            for key in sorted(_EXPRESSION_KEYS & set(entry)):
+                if isinstance(entry[key], str):
+                    yield f"/{kind}/{i}/{key}", entry[key]
+
+
+def _objects(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _rule_problems(doc: Document, expected_format: str | None) -> Iterator[SpecProblem]:
+    data = doc.data
+    name = data.get("format")
+    if expected_format is not None and isinstance(name, str) and name != expected_format:
+        yield doc.problem(
+            "/format",
+            f"format {name!r} must match the file name {expected_format!r}",
+            "format-name",
+        )
+    for i, source in enumerate(_objects(data.get("items"))):
+        given = [k for k in ("type_field", "type_by_key", "type_const") if k in source]
+        if len(given) != 1:
+            yield doc.problem(
+                f"/items/{i}",
+                "a source needs exactly one of type_field, type_by_key, type_const"
+                + (f" (has {', '.join(given)})" if given else ""),
+                "type-source",
+            )
+        if "type_default" in source and "type_field" not in source:
+            yield doc.problem(
+                f"/items/{i}/type_default", "type_default goes with type_field", "type-source"
+            )
+    listed: dict[str, list[str]] = {}
+    for kind in KINDS:
+        for i, entry in enumerate(_objects(data.get(kind))):
+            if isinstance(entry.get("type"), str):
+                listed.setdefault(entry["type"], []).append(f"/{kind}/{i}")
+    for item_type, pointers in listed.items():
+        if len(pointers) < 2:
+            continue
+        for pointer in pointers:
+            kind, index = pointer.split("/")[1], int(pointer.split("/")[2])
+            if "when" not in data[kind][index]:
+                others = ", ".join(p for p in pointers if p != pointer)
+                yield doc.problem(
+                    pointer,
+                    f"type {item_type!r} is listed more than once (also {others});"
+                    " every entry for it needs 'when'",
+                    "when-required",
+                )
+
+
+def check_wire_document(doc: Document, expected_format: str | None = None) -> list[SpecProblem]:
+    """Every problem of a wire spec document; empty when it is valid."""
+    if not isinstance(doc.data, dict):
+        kind = type(doc.data).__name__ if doc.data is not None else "empty"
+        return [doc.problem("", f"a spec must be a mapping, not {kind}", "not-a-mapping")]
+    problems = list(_schema_problems(doc))
+    problems.extend(_expression_problems(doc))
+    problems.extend(_rule_problems(doc, expected_format))
+    return problems
+
+
+def load_wire_spec(path: str | Path) -> WireSpec:
+    """Load, check and compile one wire spec file; raise :class:`SpecError` if it is bad."""
+    path = Path(path)
+    doc = read_document(path)
+    problems = check_wire_document(doc, expected_format=path.stem)
+    if problems:
+        raise SpecError(problems)
+    return compile_wire_spec(doc.data, str(path))
