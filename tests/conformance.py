@@ -1,0 +1,45 @@
+"""Loading the language-neutral conformance suite under ``specs/conformance``.
+
+The cases are JSON so any implementation can run them; this module only finds them
+and gives each test an id of the form ``<file>::<index>`` for pytest.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITE = ROOT / "specs" / "conformance"
+SPECIAL = ("interpreter", "spec-validation", "text")
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.path.relative_to(SUITE).as_posix()
+
+
+def case_files(*, under: str | None = None) -> list[Path]:
+    base = SUITE / under if under else SUITE
+    files = sorted(base.rglob("*.json")) if base.is_dir() else []
+    if under is None:
+        files = [f for f in files if f.relative_to(SUITE).parts[0] not in SPECIAL]
+    return files
+
+
+def cases(*, under: str | None = None) -> list[Case]:
+    return [Case(p, json.loads(p.read_text(encoding="utf-8"))) for p in case_files(under=under)]
+
+
+def each_test(all_cases: list[Case]) -> Iterator[tuple[str, Case, dict[str, Any]]]:
+    for case in all_cases:
+        for index, test in enumerate(case.data.get("tests", [])):
+            yield f"{case.name}::{index}", case, test

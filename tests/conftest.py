@@ -1,0 +1,8 @@
+"""Lets tests import the suite helpers in this folder (``import conformance``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
