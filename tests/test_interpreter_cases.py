@@ -1,0 +1,43 @@
+"""Runs ``specs/conformance/interpreter``: the spec language's semantics on inline specs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance import Case, cases, each_test
+from toolwire import ToolwireError, interpreter
+from toolwire.spec_loader import check_wire_document
+from toolwire.strict_yaml import Document
+from toolwire.wirespec import compile_wire_spec
+
+TESTS = list(each_test(cases(under="interpreter")))
+
+
+def test_interpreter_cases_exist() -> None:
+    assert len(TESTS) >= 25
+
+
+@pytest.mark.parametrize(("name", "case", "test"), TESTS, ids=[t[0] for t in TESTS])
+def test_interpreter_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
+    doc = Document(path=name, data=case.data["spec"])
+    assert check_wire_document(doc, expected_format="demo") == []
+    spec = compile_wire_spec(case.data["spec"])
+    expect = test["expect"]
+    strict = test.get("strict")
+    if "error" in expect:
+        with pytest.raises(ToolwireError) as caught:
+            interpreter.read(spec, test["response"], strict)
+        for field, value in expect["error"].items():
+            assert getattr(caught.value, field) == value
+        return
+    reply = interpreter.read(spec, test["response"], strict)
+    assert [c.to_dict() for c in reply.calls] == expect["calls"]
+    assert [s.to_dict() for s in reply.server_calls] == expect["server_calls"]
+    assert reply.truncated is expect["truncated"]
+    assert reply.finish_reason == expect["finish_reason"]
+    assert list(reply.unknown_types) == expect["unknown_types"]
+    skipped = [{"item_index": s.item_index, "item_type": s.item_type} for s in reply.skipped]
+    assert skipped == expect["skipped"]
+    assert interpreter.extract(spec, test["response"], strict) == list(reply.calls)

@@ -1,0 +1,49 @@
+"""Runs ``specs/conformance/spec-validation``: each loader rule, located to line and column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance import Case, cases
+from toolwire import SpecError
+from toolwire.spec_loader import load_wire_spec
+
+CASES = cases(under="spec-validation")
+
+
+def test_spec_validation_cases_exist() -> None:
+    assert len(CASES) >= 20
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_spec_validation_case_holds(case: Case, tmp_path: Path) -> None:
+    path = tmp_path / case.data["file_name"]
+    path.write_text(case.data["spec_text"], encoding="utf-8")
+    expected = case.data["expect"]["problems"]
+    try:
+        load_wire_spec(path)
+    except SpecError as exc:
+        got = [
+            {"rule": p.rule, "line": p.line, "col": p.col, "pointer": p.pointer}
+            for p in exc.problems
+        ]
+        assert got == expected
+        for problem in exc.problems:
+            assert str(problem).startswith(f"{path}:{problem.line}:{problem.col}: ")
+            assert str(problem).endswith(f"[{problem.rule}]")
+    else:
+        assert expected == []
+
+
+def test_every_loader_rule_has_a_case() -> None:
+    covered = {p["rule"] for c in CASES for p in c.data["expect"]["problems"]}
+    rules = {
+        "yaml-syntax", "yaml-duplicate-key", "yaml-alias", "yaml-anchor", "yaml-tag",
+        "yaml-ambiguous-scalar", "yaml-key", "yaml-documents", "not-a-mapping",
+        "unknown-key", "missing-key", "wrong-type", "bad-value", "unsupported-version",
+        "format-name", "type-source", "when-required", "expression-syntax",
+        "expression-not-portable",
+    }
+    assert sorted(rules - covered) == []
