@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from conformance import Case, cases, each_test
+
 from toolwire import ToolwireError, interpreter
 from toolwire.spec_loader import check_wire_document
 from toolwire.strict_yaml import Document

@@ -118,7 +118,9 @@ def _cmd_specs_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_specs_list(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
-    rows = [("format", "kind", "title", "calls", "server", "ignore", "refuse", "origin")]
+    rows: list[tuple[str, ...]] = [
+        ("format", "kind", "title", "calls", "server", "ignore", "refuse", "origin")
+    ]
     for name, spec in sorted(registry.specs().items()):
         counts = [len(spec.entries_of(k)) for k in ("calls", "server_side", "ignore", "refuse")]
         origin = "user (replaces bundled)" if name in registry.replaced else (

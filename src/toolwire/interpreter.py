@@ -36,7 +36,8 @@ def coerce_response(data: Any, format: str | None) -> dict[str, Any]:
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise MalformedResponse(format, f"response bytes are not UTF-8 ({exc.reason})") from None
+            reason = f"response bytes are not UTF-8 ({exc.reason})"
+            raise MalformedResponse(format, reason) from None
     if isinstance(data, str):
         try:
             data = loads_strict(data)
@@ -51,7 +52,7 @@ def coerce_response(data: Any, format: str | None) -> dict[str, Any]:
 def _location(spec: WireSpec, key: Any) -> str:
     source_index, index, nested_index, child = key
     source = spec.sources[source_index]
-    text = source.select.source + ("" if source.single else f"[{index}]")
+    text: str = source.select.source + ("" if source.single else f"[{index}]")
     if nested_index is not None:
         text += f".{source.nested[nested_index].select.source}[{child}]"
     return text

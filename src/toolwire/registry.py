@@ -226,7 +226,8 @@ class Registry:
         """Tool calls written inside model text: ``(clean_text, calls)``."""
         from .text import extract_text
 
-        return extract_text(self.text_spec(fmt), text, **params)
+        clean, calls = extract_text(self.text_spec(fmt), text, **params)
+        return clean, list(calls)
 
     def extract_hermes_from_text(
         self, text: str, tag: str = "tool_call"

@@ -55,7 +55,8 @@ def read_document(path: str | Path) -> Document:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise SpecError([SpecProblem(str(path), 0, 0, "", f"not UTF-8: {exc}", "yaml-syntax")])
+        problem = SpecProblem(str(path), 0, 0, "", f"not UTF-8: {exc}", "yaml-syntax")
+        raise SpecError([problem]) from None
     except OSError as exc:
         raise SpecError([SpecProblem(str(path), 0, 0, "", str(exc), "unreadable")]) from None
     return strict_yaml.load(text, str(path))
@@ -87,7 +88,8 @@ def _schema_problems(doc: Document) -> Iterator[SpecProblem]:
                 close = difflib.get_close_matches(key, sorted(allowed), n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 key_pointer = f"{pointer}/{escape_pointer(key)}"
-                yield doc.problem(key_pointer, f"unknown key {key!r}{hint}", "unknown-key", key=True)
+                message = f"unknown key {key!r}{hint}"
+                yield doc.problem(key_pointer, message, "unknown-key", key=True)
         elif validator == "required":
             yield doc.problem(pointer, error.message, "missing-key")
         elif validator == "type":
@@ -170,8 +172,8 @@ def _rule_problems(doc: Document, expected_format: str | None) -> Iterator[SpecP
         if len(pointers) < 2:
             continue
         for pointer in pointers:
-            kind, index = pointer.split("/")[1], int(pointer.split("/")[2])
-            if "when" not in data[kind][index]:
+            _, list_name, index = pointer.split("/")
+            if "when" not in data[list_name][int(index)]:
                 others = ", ".join(p for p in pointers if p != pointer)
                 yield doc.problem(
                     pointer,

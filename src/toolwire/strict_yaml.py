@@ -79,7 +79,7 @@ class Document:
 
 def _mark(event: yaml.Event) -> tuple[int, int]:
     mark = event.start_mark
-    return (mark.line + 1, mark.column + 1)
+    return (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
 
 
 def _scalar(event: yaml.ScalarEvent) -> tuple[Any, str | None]:
@@ -136,7 +136,7 @@ class _Builder:
             self.root = value
             return
         frame = self.stack[-1]
-        container, pointer, pending_key, _key_mark = frame
+        container, _pointer, pending_key, _key_mark = frame
         if isinstance(container, list):
             container.append(value)
             return
@@ -163,9 +163,8 @@ class _Builder:
         container, pointer = frame[0], frame[1]
         value, refusal = _scalar(event)
         if refusal or not isinstance(value, str):
-            self.fail(
-                where, pointer, f"mapping key {event.value!r} must be a string; quote it", "yaml-key"
-            )
+            message = f"mapping key {event.value!r} must be a string; quote it"
+            self.fail(where, pointer, message, "yaml-key")
             value = event.value
         key_pointer = f"{pointer}/{escape_pointer(value)}"
         if value in container:

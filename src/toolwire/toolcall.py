@@ -66,7 +66,9 @@ class ToolCall:
     that the raw arguments were not a JSON object, and why.
     """
 
-    __slots__ = ("_arguments", "arguments_error", "arguments_undecodable", "id", "name", "synthetic")
+    __slots__ = (
+        "_arguments", "arguments_error", "arguments_undecodable", "id", "name", "synthetic",
+    )
 
     name: str
     id: str
