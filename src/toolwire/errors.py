@@ -46,11 +46,14 @@ class UnknownFormat(ToolwireError, LookupError):
 
     code = "unknown_format"
 
-    def __init__(self, format: str, known: Iterable[str] = ()) -> None:
+    def __init__(self, format: str | None, known: Iterable[str] = ()) -> None:
         self.format = format
         self.known = tuple(sorted(known))
         hint = f"; known formats: {', '.join(self.known)}" if self.known else ""
-        super().__init__(f"unknown format {format!r}{hint}")
+        if format is None:
+            super().__init__(f"no format recognises this response's shape{hint}")
+        else:
+            super().__init__(f"unknown format {format!r}{hint}")
 
     def to_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": str(self), "format": self.format}

@@ -216,7 +216,7 @@ class Registry:
             response = coerce_response(data, None)
             sniffed = self.sniff_format(response)
             if sniffed is None:
-                raise UnknownFormat("(sniffed)", self._specs)
+                raise UnknownFormat(None, self._specs)
             return interpreter.read(self.spec(sniffed), response, strict)
         return interpreter.read(self.spec(fmt), data, strict)
 
