@@ -136,6 +136,11 @@ def _type_of(source: Mapping[str, Any]) -> TypeOf:
             for key in keys:
                 if item.get(key) is not None:
                     return key
+            # None of the listed keys: name the item by its first non-null key, so an
+            # unknown part is reported (or refused) under a name a reader can look up.
+            for key, value in item.items():
+                if value is not None:
+                    return key
             return None
 
         return by_key
