@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conformance import Case, cases, each_test
 
 import toolwire
+
+from conformance import Case, cases, each_test
 
 WIRE_TESTS = list(each_test(cases()))
 

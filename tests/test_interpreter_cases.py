@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conformance import Case, cases, each_test
 
 from toolwire import ToolwireError, interpreter
 from toolwire.spec_loader import check_wire_document
 from toolwire.strict_yaml import Document
 from toolwire.wirespec import compile_wire_spec
+
+from conformance import Case, cases, each_test
 
 TESTS = list(each_test(cases(under="interpreter")))
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from conformance import ROOT, SUITE, cases, each_test
 from toolwire import MalformedResponse, Registry, interpreter
 from toolwire.wirespec import WireSpec
+
+from conformance import ROOT, SUITE, cases, each_test
 
 REGISTRY = Registry.bundled()
 WIRE_DIR = ROOT / "specs" / "wire"

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conformance import Case, cases
 
 from toolwire import SpecError
 from toolwire.spec_loader import load_wire_spec
+
+from conformance import Case, cases
 
 CASES = cases(under="spec-validation")
 
