@@ -1,0 +1,66 @@
+"""JMESPath values as jmespath.py 1.1.0 sees them: types, truth, equality, ordering.
+
+Shared by the closure compiler (:mod:`toolwire.jmespath_closures`) and the standard
+functions (:mod:`toolwire.jmespath_functions`), so both agree on what a value is.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from numbers import Number
+from typing import Any, Final
+
+__all__ = ["EvaluationError", "comparable", "equals", "is_number", "is_true", "type_name"]
+
+class EvaluationError(ValueError):
+    """An expression failed on a document: a function given a value of the wrong type,
+    a number ordered against a string, values nested too deeply to compare, and the like.
+    Where jmespath.py raises (whatever the class), the closures raise this."""
+
+
+# --- values -------------------------------------------------------------------------
+
+_TYPE_NAMES: Final[Mapping[type, str]] = {
+    bool: "boolean", list: "array", dict: "object", OrderedDict: "object",
+    type(None): "null", str: "string", float: "number", int: "number",
+}
+
+
+def type_name(value: Any) -> str:
+    """The JMESPath type jmespath.py's function signatures check (by exact Python type)."""
+    return _TYPE_NAMES.get(type(value), "unknown")
+
+
+def is_true(value: Any) -> bool:
+    """JMESPath truthiness: ``""``, ``[]``, ``{}``, ``false`` and null are false."""
+    if value is None or value is False:
+        return False
+    kind = type(value)
+    if kind is str or kind is list or kind is dict:
+        return len(value) > 0
+    if kind is bool or kind is int or kind is float:
+        return True
+    return not (value == "" or value == [] or value == {})
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, Number) and not isinstance(value, bool)
+
+
+def equals(left: Any, right: Any) -> bool:
+    """jmespath.py's ``==``: Python's, except that 0/1 never equal a boolean."""
+    if type(left) is bool:
+        if type(right) is not bool and is_number(right) and right in (0, 1):
+            return False
+    elif type(right) is bool and is_number(left) and left in (0, 1):
+        return False
+    return bool(left == right)
+
+
+def comparable(value: Any) -> bool:
+    kind = type(value)
+    if kind is int or kind is float or kind is str:
+        return True
+    return is_number(value) or isinstance(value, str)
+
