@@ -1,0 +1,36 @@
+"""Tool calls written inside model text, read by declarative text specs.
+
+Open-weight models served without a tool-call parser write their calls into the
+reply: ``<tool_call>{…}</tool_call>`` (Hermes), ``[TOOL_CALLS]…`` (Mistral),
+DeepSeek's tool-calls-begin token with its fullwidth bars, and so on. Where vLLM and SGLang keep one
+hand-written parser class per model family, toolwire describes each format as a YAML
+file under ``specs/text/`` (markers, how blocks nest, a payload grammar, JMESPath
+selectors) and runs them all with one linear-time scanner.
+
+Modules, one duty each: :mod:`.compile` loads and checks a spec (with :mod:`.validate`
+for the meta-schema and :mod:`.rules` for the rest), :mod:`.spec` holds it,
+:mod:`.build` makes a :class:`~.scanner.Scanner` for given parameters, :mod:`.scanner`
+finds blocks (with :mod:`.occurrences`), and ``grammar_*`` read one block each
+(:mod:`.pyliteral` reads Python literals without evaluating them).
+"""
+
+from __future__ import annotations
+
+from .compile import compile_text_spec, load_text_spec
+from .extract import (
+    bundled_text_specs,
+    extract_from_text,
+    extract_hermes_from_text,
+    extract_text,
+)
+from .spec import TextSpec
+
+__all__ = [
+    "TextSpec",
+    "bundled_text_specs",
+    "compile_text_spec",
+    "extract_from_text",
+    "extract_hermes_from_text",
+    "extract_text",
+    "load_text_spec",
+]

@@ -1,0 +1,105 @@
+"""Turning a checked text spec and the caller's parameter values into a :class:`Scanner`.
+
+The spec was validated when it loaded, so this only renders each marker with the
+values and hands every payload entry to its grammar's constructor. A spec with no
+parameters has one scanner for its lifetime; :class:`TextSpec` caches the others by
+their values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..expression import Expression
+from .grammar import Grammar
+from .grammar_head import HeadGrammar
+from .grammar_json import JsonGrammar
+from .grammar_pythonic import PythonicGrammar
+from .grammar_xml import XmlGrammar
+from .scanner import Scanner
+
+__all__ = ["build_scanner"]
+
+Render = Callable[[str], str]
+"""Renders the marker at a JSON pointer of the spec."""
+
+
+def build_scanner(
+    data: Mapping[str, Any], render: Render, expressions: Mapping[str, Expression]
+) -> Scanner:
+    """The scanner for ``data`` with every marker rendered by ``render``."""
+    section = None
+    if isinstance(data.get("section"), dict):
+        section = (render("/section/open"), render("/section/close"))
+    block = data["block"]
+    opens = tuple(render(f"/block/open/{i}") for i in range(len(block["open"])))
+    close = render("/block/close") if "close" in block else None
+    payloads = tuple(
+        _grammar(f"/payload/{i}", entry, render, expressions)
+        for i, entry in enumerate(data["payload"])
+    )
+    return Scanner(
+        opens=opens,
+        close=close,
+        payloads=payloads,
+        section=section,
+        text_start=bool(block.get("text_start", False)),
+    )
+
+
+def _grammar(
+    base: str, entry: Mapping[str, Any], render: Render, expressions: Mapping[str, Expression]
+) -> Grammar:
+    def one(key: str) -> str | None:
+        return render(f"{base}/{key}") if key in entry else None
+
+    def many(key: str) -> tuple[str, ...]:
+        return tuple(render(f"{base}/{key}/{i}") for i in range(len(entry.get(key, ()))))
+
+    grammar = entry["grammar"]
+    if grammar == "json":
+        return JsonGrammar(
+            shape=entry.get("shape", "object"),
+            separator=one("separator"),
+            when=expressions.get(f"{base}/when"),
+            name=expressions[f"{base}/name"],
+            arguments=expressions[f"{base}/arguments"],
+            id=expressions.get(f"{base}/id"),
+        )
+    if grammar == "head-json":
+        return HeadGrammar(
+            head_end=many("head_end"),
+            arguments_start=many("arguments_start"),
+            name_prefix=one("name_prefix"),
+            index_suffix=one("index_suffix"),
+            id_marker=one("id_marker"),
+            id_from_head=entry.get("id", "none") == "head",
+            arguments_prefix=one("arguments_prefix"),
+            arguments_suffix=one("arguments_suffix"),
+        )
+    if grammar == "xml-parameters":
+        function = None
+        if "function" in entry:
+            function = (
+                render(f"{base}/function/open"),
+                render(f"{base}/function/name_end"),
+                render(f"{base}/function/close"),
+            )
+        tags = entry["parameter"]
+        parameter = (
+            render(f"{base}/parameter/open"),
+            render(f"{base}/parameter/name_end"),
+            render(f"{base}/parameter/value_open") if "value_open" in tags else None,
+            render(f"{base}/parameter/close"),
+        )
+        return XmlGrammar(
+            function=function,
+            name_end=many("name_end"),
+            parameter=parameter,
+            value_trim=entry.get("value_trim", "whitespace"),
+            values=entry.get("values", "json-or-string"),
+        )
+    if grammar == "pythonic":
+        return PythonicGrammar()
+    raise ValueError(f"unknown grammar {grammar!r}")  # the meta-schema rules this out

@@ -1,0 +1,125 @@
+"""The ``head-json`` payload grammar: a head naming the call, a literal, then JSON arguments.
+
+DeepSeek V3 (``function``, the tool-sep token, ``NAME``, a newline, fenced JSON),
+DeepSeek V3.1 (``NAME``, tool-sep, JSON), Kimi K2
+(``functions.NAME:0<|tool_call_argument_begin|>{…}``)
+and Mistral v11 (``NAME[ARGS]{…}``, ``NAME[CALL_ID]ID[ARGS]{…}``) all write the name
+before the arguments. So the name is known even when the arguments are not: a block
+whose head reads gives a call, and arguments that do not decode make it a call with
+``arguments_undecodable`` (the tool loop answers it with an error, or drops it when
+the reply was truncated) rather than text the loop never sees.
+"""
+
+from __future__ import annotations
+
+from ..arguments import decode_arguments
+from ..toolcall import ToolCall
+from .grammar import UNFINISHED, Parsed, decode_json_at, plausible_name, skip_blanks
+
+__all__ = ["HeadGrammar"]
+
+
+class HeadGrammar:
+    """Reads ``HEAD <head_end> ARGUMENTS``; see the module docstring."""
+
+    __slots__ = (
+        "_arguments_prefix",
+        "_arguments_start",
+        "_arguments_suffix",
+        "_head_end",
+        "_id_from_head",
+        "_id_marker",
+        "_index_suffix",
+        "_name_prefix",
+    )
+
+    def __init__(
+        self,
+        *,
+        head_end: tuple[str, ...],
+        arguments_start: tuple[str, ...] = (),
+        name_prefix: str | None = None,
+        index_suffix: str | None = None,
+        id_marker: str | None = None,
+        id_from_head: bool = False,
+        arguments_prefix: str | None = None,
+        arguments_suffix: str | None = None,
+    ) -> None:
+        self._head_end = head_end
+        self._arguments_start = arguments_start
+        self._name_prefix = name_prefix
+        self._index_suffix = index_suffix
+        self._id_marker = id_marker
+        self._id_from_head = id_from_head
+        self._arguments_prefix = arguments_prefix
+        self._arguments_suffix = arguments_suffix
+
+    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
+        split = self._split(chunk)
+        if split is None:
+            return None
+        head_stop, rest = split
+        named = self._name_and_id(chunk[:head_stop].strip())
+        if named is None:
+            return None
+        name, call_id = named
+        raw, end = self._raw_arguments(chunk, rest, fill)
+        if raw == "" and cut and end == len(chunk):
+            call = ToolCall._trusted(name, {}, call_id, True, UNFINISHED)
+        else:
+            arguments, undecodable, error = decode_arguments(raw)
+            call = ToolCall._trusted(name, arguments, call_id, undecodable, error)
+        return Parsed([call], end)
+
+    def _split(self, chunk: str) -> tuple[int, int] | None:
+        """Where the head stops and the arguments start, by the earliest literal."""
+        best: tuple[int, int] | None = None
+        for marker in self._head_end:
+            at = chunk.find(marker)
+            if at != -1 and (best is None or at < best[0]):
+                best = (at, at + len(marker))
+        for marker in self._arguments_start:
+            at = chunk.find(marker)
+            if at != -1 and (best is None or at < best[0]):
+                best = (at, at)
+        return best
+
+    def _name_and_id(self, head: str) -> tuple[str, str] | None:
+        call_id = head if self._id_from_head else ""
+        name = head
+        if self._id_marker and self._id_marker in head:
+            name, _, call_id = head.partition(self._id_marker)
+            name, call_id = name.strip(), call_id.strip()
+        if self._name_prefix and name.startswith(self._name_prefix):
+            name = name[len(self._name_prefix) :].strip()
+        if self._index_suffix:
+            name, found, index = name.rpartition(self._index_suffix)
+            if not found or not (index.isascii() and index.isdigit()):
+                return None
+        if not plausible_name(name):
+            return None
+        return name, call_id
+
+    def _raw_arguments(self, chunk: str, start: int, fill: bool) -> tuple[str, int]:
+        """The arguments' text, trimmed and unfenced, and where the payload ends.
+
+        Without a close marker (``fill`` false) the arguments are one JSON value and
+        what follows it is plain text; if no value decodes there, the rest of the
+        block is the arguments (and will not decode, which the call then says).
+        """
+        end = len(chunk)
+        if not fill:
+            at = skip_blanks(chunk, start)
+            try:
+                _, value_end = decode_json_at(chunk, at)
+            except ValueError:
+                pass
+            else:
+                start, end = at, value_end
+        raw = chunk[start:end].strip()
+        prefix, suffix = self._arguments_prefix, self._arguments_suffix
+        if prefix and raw.startswith(prefix):
+            raw = raw[len(prefix) :].strip()
+        if suffix and raw.endswith(suffix):
+            raw = raw[: -len(suffix)].strip()
+        return raw, end

@@ -1,0 +1,220 @@
+"""A reader for Python call lists with literal arguments, ``[f(a=1, b='x'), g()]``.
+
+Pythonic tool calls are Python source, and the one safe way to read model-written
+source is to never hand it to Python: no ``eval``, no ``ast.parse`` of the block
+(whose recursion a few thousand brackets exhaust). This is a small recursive-descent
+reader over exactly the literal subset, with an explicit depth limit, that fails with
+:class:`LiteralError` on anything else: names other than ``True``/``False``/``None``,
+operators, comprehensions, f-strings and bytes, sets, positional or repeated keyword
+arguments, non-finite floats, non-string dict keys.
+
+One string token at a time is decoded with :func:`ast.literal_eval`, which reads a
+single literal and cannot recurse or execute; the token's extent is found first with
+possessive regular expressions that never backtrack.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+import threading
+import warnings
+from typing import Any, Final
+
+__all__ = ["MAX_DEPTH", "LiteralError", "read_call_list"]
+
+MAX_DEPTH: Final = 64
+"""Brackets nested deeper than this make the block plain text."""
+
+_LITERAL_LOCK: Final = threading.Lock()
+
+_BLANKS: Final = re.compile(r"\s*+")
+_IDENT: Final = re.compile(r"[^\W\d]\w*+")
+_DOTTED: Final = re.compile(r"[^\W\d]\w*+(?:\.[^\W\d]\w*+)*+")
+_NUMBER: Final = re.compile(
+    r"0[xX][0-9a-fA-F_]++|0[oO][0-7_]++|0[bB][01_]++"
+    r"|(?:[0-9][0-9_]*+(?:\.[0-9_]*+)?+|\.[0-9][0-9_]*+)(?:[eE][+-]?+[0-9][0-9_]*+)?+"
+)
+_STRING_START: Final = re.compile(r"([A-Za-z]{0,2})('''|\"\"\"|'|\")")
+_STRING_REST: Final = {
+    "'": re.compile(r"[^'\\\n]*+(?:\\[\s\S][^'\\\n]*+)*+'"),
+    '"': re.compile(r'[^"\\\n]*+(?:\\[\s\S][^"\\\n]*+)*+"'),
+    "'''": re.compile(r"[^'\\]*+(?:(?:\\[\s\S]|'(?!''))[^'\\]*+)*+'''"),
+    '"""': re.compile(r'[^"\\]*+(?:(?:\\[\s\S]|"(?!""))[^"\\]*+)*+"""'),
+}
+_STRING_PREFIXES: Final = frozenset({"", "r", "u"})
+_CONSTANTS: Final = {"True": True, "False": False, "None": None}
+
+
+class LiteralError(ValueError):
+    """The text is not a list of calls with literal keyword arguments."""
+
+
+Call = tuple[str, dict[str, Any]]
+
+
+def read_call_list(text: str, pos: int) -> tuple[list[Call], int]:
+    """Read ``[name(kw=literal, …), …]`` starting at ``pos``: ``(calls, end)``."""
+    return _Reader(text).call_list(pos)
+
+
+class _Reader:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def blanks(self, pos: int) -> int:
+        match = _BLANKS.match(self.text, pos)
+        return match.end() if match else pos
+
+    def expect(self, pos: int, char: str) -> int:
+        pos = self.blanks(pos)
+        if not self.text.startswith(char, pos):
+            raise LiteralError(f"expected {char!r} at {pos}")
+        return pos + 1
+
+    def call_list(self, pos: int) -> tuple[list[Call], int]:
+        pos = self.expect(pos, "[")
+        calls: list[Call] = []
+        while True:
+            pos = self.blanks(pos)
+            if self.text.startswith("]", pos):
+                if not calls:
+                    raise LiteralError("an empty list holds no call")
+                return calls, pos + 1
+            if calls:
+                pos = self.blanks(self.expect(pos, ","))
+                if self.text.startswith("]", pos):
+                    return calls, pos + 1
+            call, pos = self.call(pos)
+            calls.append(call)
+
+    def call(self, pos: int) -> tuple[Call, int]:
+        match = _DOTTED.match(self.text, pos)
+        if match is None:
+            raise LiteralError(f"expected a function name at {pos}")
+        name = match.group()
+        pos = self.expect(match.end(), "(")
+        arguments: dict[str, Any] = {}
+        while True:
+            pos = self.blanks(pos)
+            if self.text.startswith(")", pos):
+                return (name, arguments), pos + 1
+            if arguments:
+                pos = self.blanks(self.expect(pos, ","))
+                if self.text.startswith(")", pos):
+                    return (name, arguments), pos + 1
+            key = _IDENT.match(self.text, pos)
+            if key is None or key.group() in _CONSTANTS:
+                raise LiteralError(f"expected a keyword argument at {pos}")
+            if key.group() in arguments:
+                raise LiteralError(f"keyword argument {key.group()!r} repeated")
+            pos = self.expect(key.end(), "=")
+            arguments[key.group()], pos = self.value(pos, 1)
+
+    def value(self, pos: int, depth: int) -> tuple[Any, int]:
+        if depth > MAX_DEPTH:
+            raise LiteralError("literal nested too deeply")
+        pos = self.blanks(pos)
+        text = self.text
+        char = text[pos : pos + 1]
+        if char in ("[", "("):
+            return self.sequence(pos, depth)
+        if char == "{":
+            return self.mapping(pos, depth)
+        if char in ("-", "+"):
+            number, end = self.number(self.blanks(pos + 1))
+            return (-number if char == "-" else number), end
+        if char.isdigit() or (char == "." and text[pos + 1 : pos + 2].isdigit()):
+            return self.number(pos)
+        if _STRING_START.match(text, pos):
+            return self.strings(pos)
+        word = _IDENT.match(text, pos)
+        if word is not None and word.group() in _CONSTANTS:
+            return _CONSTANTS[word.group()], word.end()
+        raise LiteralError(f"expected a literal at {pos}")
+
+    def sequence(self, pos: int, depth: int) -> tuple[Any, int]:
+        closing = "]" if self.text[pos] == "[" else ")"
+        pos += 1
+        items: list[Any] = []
+        comma = False
+        while True:
+            pos = self.blanks(pos)
+            if self.text.startswith(closing, pos):
+                if closing == ")" and len(items) == 1 and not comma:
+                    return items[0], pos + 1  # (x) is x, not a tuple
+                return items, pos + 1
+            if items:
+                pos = self.blanks(self.expect(pos, ","))
+                comma = True
+                if self.text.startswith(closing, pos):
+                    return items, pos + 1
+            item, pos = self.value(pos, depth + 1)
+            items.append(item)
+
+    def mapping(self, pos: int, depth: int) -> tuple[dict[str, Any], int]:
+        pos += 1
+        result: dict[str, Any] = {}
+        first = True
+        while True:
+            pos = self.blanks(pos)
+            if self.text.startswith("}", pos):
+                return result, pos + 1
+            if not first:
+                pos = self.blanks(self.expect(pos, ","))
+                if self.text.startswith("}", pos):
+                    return result, pos + 1
+            first = False
+            key, pos = self.value(pos, depth + 1)
+            if not isinstance(key, str):
+                raise LiteralError("dict keys must be strings to be JSON")
+            pos = self.expect(pos, ":")
+            result[key], pos = self.value(pos, depth + 1)
+
+    def number(self, pos: int) -> tuple[int | float, int]:
+        match = _NUMBER.match(self.text, pos)
+        if match is None:
+            raise LiteralError(f"expected a number at {pos}")
+        token = match.group()
+        try:
+            if token[:2].lower() not in ("0x", "0o", "0b") and any(c in token for c in ".eE"):
+                number: int | float = float(token)
+                if not math.isfinite(number):
+                    raise LiteralError(f"{token} is not a finite number")
+            else:
+                number = int(token, 0)
+        except ValueError as exc:  # bad underscores, leading zeros, too many digits
+            raise LiteralError(str(exc)) from None
+        return number, match.end()
+
+    def strings(self, pos: int) -> tuple[str, int]:
+        """One string literal, or several adjacent ones (Python joins them)."""
+        parts: list[str] = []
+        while True:
+            start = _STRING_START.match(self.text, pos)
+            if start is None:
+                return "".join(parts), pos
+            prefix, quote = start.group(1), start.group(2)
+            if prefix.lower() not in _STRING_PREFIXES:
+                raise LiteralError(f"{prefix}-strings are not plain string literals")
+            rest = _STRING_REST[quote].match(self.text, start.end())
+            if rest is None:
+                raise LiteralError(f"unterminated string at {pos}")
+            token = self.text[start.start() : rest.end()]
+            # One thread at a time: warnings.catch_warnings() swaps the process-wide
+            # filters, and CPython 3.11's AST builder keeps its recursion depth in shared
+            # state (SystemError "AST constructor recursion depth mismatch" under threads,
+            # cpython gh-106905) — seen in tests/test_concurrency.py.
+            with _LITERAL_LOCK, warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # invalid escapes warn in newer Pythons
+                try:
+                    value = ast.literal_eval(token)
+                except (SyntaxError, ValueError, MemoryError) as exc:
+                    raise LiteralError(f"bad string literal: {exc}") from None
+            if not isinstance(value, str):
+                raise LiteralError("not a string literal")
+            parts.append(value)
+            pos = self.blanks(rest.end())

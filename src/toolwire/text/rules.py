@@ -1,0 +1,182 @@
+"""The rules of a text spec that JSON Schema cannot state, each with a stable code.
+
+======================  ===============================================================
+rule                    meaning
+======================  ===============================================================
+``format-name``         ``format`` differs from the file's name
+``bad-placeholder``     a ``${`` in a marker that does not open ``${name}``
+``unknown-param``       a marker names a parameter ``params`` does not declare
+``unused-param``        a declared parameter no marker uses
+``bad-pattern``         a parameter's ``pattern`` is not a regular expression
+``param-default``       a parameter's default breaks its own pattern
+``marker-clash``        a marker the scanner searches for occurs inside another
+``name-source``         an xml-parameters payload needs exactly one of function, name_end
+``head-id``             a head-json payload takes its id from the head and an id_marker
+``text-start``          ``text_start`` with a section, or with a payload that is not
+                        json or pythonic (only those end where their value ends)
+``expression-syntax``   an expression does not parse
+``expression-not-portable``  an expression leaves the portable JMESPath subset
+======================  ===============================================================
+
+Each check looks only at values of the right type; wrong types are the meta-schema's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import PurePath
+from typing import Any, Final
+
+from ..errors import SpecProblem
+from ..expression import Expression, ExpressionError, compile_expression
+from ..strict_yaml import Document, escape_pointer
+from .layout import expressions, markers, objects
+from .templates import Template, TemplateError, parse_template
+
+__all__ = ["check_rules"]
+
+_UNDELIMITED: Final = frozenset({"head-json", "xml-parameters"})
+
+
+def check_rules(
+    doc: Document, templates: dict[str, Template], compiled: dict[str, Expression]
+) -> Iterator[SpecProblem]:
+    """Every cross-field problem of ``doc``; fills ``templates`` and ``compiled`` on the way."""
+    data: dict[str, Any] = doc.data
+    yield from _format_name(doc, data)
+    yield from _templates(doc, data, templates)
+    yield from _params(doc, data, templates)
+    yield from _clashes(doc, data)
+    yield from _payloads(doc, data)
+    yield from _expressions(doc, data, compiled)
+
+
+def _format_name(doc: Document, data: dict[str, Any]) -> Iterator[SpecProblem]:
+    path = PurePath(doc.path)
+    name = data.get("format")
+    if path.suffix in (".yaml", ".yml") and isinstance(name, str) and name != path.stem:
+        message = f"format {name!r} must match the file name {path.stem!r}"
+        yield doc.problem("/format", message, "format-name")
+
+
+def _templates(
+    doc: Document, data: dict[str, Any], templates: dict[str, Template]
+) -> Iterator[SpecProblem]:
+    params = data.get("params")
+    declared = set(params) if isinstance(params, dict) else set()
+    for pointer, source in markers(data):
+        try:
+            template = parse_template(source)
+        except TemplateError as exc:
+            yield doc.problem(pointer, str(exc), "bad-placeholder")
+            continue
+        templates[pointer] = template
+        for name in template.names:
+            if name not in declared:
+                yield doc.problem(
+                    pointer, f"${{{name}}} names no parameter declared in params", "unknown-param"
+                )
+
+
+def _params(
+    doc: Document, data: dict[str, Any], templates: dict[str, Template]
+) -> Iterator[SpecProblem]:
+    params = data.get("params")
+    if not isinstance(params, dict):
+        return
+    used = {name for template in templates.values() for name in template.names}
+    for name, param in params.items():
+        pointer = f"/params/{escape_pointer(name)}"
+        if name not in used:
+            message = f"parameter {name!r} is used by no marker"
+            yield doc.problem(pointer, message, "unused-param", key=True)
+        if not isinstance(param, dict) or not isinstance(param.get("pattern"), str):
+            continue
+        try:
+            pattern = re.compile(param["pattern"])
+        except re.error as exc:
+            message = f"not a regular expression: {exc}"
+            yield doc.problem(f"{pointer}/pattern", message, "bad-pattern")
+            continue
+        default = param.get("default")
+        if isinstance(default, str) and pattern.fullmatch(default) is None:
+            message = f"default {default!r} does not match the pattern"
+            yield doc.problem(f"{pointer}/default", message, "param-default")
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _structural_markers(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(pointer, text)`` of the markers the scanner itself searches for."""
+    found: list[tuple[str, str]] = []
+    for group in ("section", "block"):
+        entry = _mapping(data.get(group))
+        opens = entry.get("open")
+        for i, marker in enumerate(opens if isinstance(opens, list) else [opens]):
+            if isinstance(marker, str):
+                suffix = f"/{i}" if isinstance(opens, list) else ""
+                found.append((f"/{group}/open{suffix}", marker))
+        if isinstance(entry.get("close"), str):
+            found.append((f"/{group}/close", entry["close"]))
+    return found
+
+
+def _clashes(doc: Document, data: dict[str, Any]) -> Iterator[SpecProblem]:
+    """No marker the scanner searches for may occur inside another (block opens aside:
+    where several start at one place, the longest wins)."""
+    markers = _structural_markers(data)
+    for i, (pointer, marker) in enumerate(markers):
+        for j, (other_pointer, other) in enumerate(markers):
+            both_opens = pointer.startswith("/block/open") and other_pointer.startswith(
+                "/block/open"
+            )
+            if i == j or both_opens or marker not in other or (marker == other and j < i):
+                continue
+            where = "is also" if marker == other else "occurs inside"
+            message = f"{marker!r} {where} the marker at {other_pointer}"
+            yield doc.problem(pointer, message, "marker-clash")
+
+
+def _payloads(doc: Document, data: dict[str, Any]) -> Iterator[SpecProblem]:
+    text_start = _mapping(data.get("block")).get("text_start") is True
+    if text_start and "section" in data:
+        message = "a block at the text's start cannot be in a section"
+        yield doc.problem("/block/text_start", message, "text-start")
+    for i, entry in objects(data.get("payload")):
+        base, grammar = f"/payload/{i}", entry.get("grammar")
+        if text_start and grammar in _UNDELIMITED:
+            message = (
+                "a block at the text's start needs a json or pythonic payload, which ends"
+                f" where its value ends, not {grammar}"
+            )
+            yield doc.problem(f"{base}/grammar", message, "text-start")
+        if grammar == "xml-parameters" and ("function" in entry) == ("name_end" in entry):
+            message = (
+                "give exactly one of 'function' (tagged functions) and 'name_end'"
+                " (the block starts with the name)"
+            )
+            yield doc.problem(base, message, "name-source")
+        if grammar == "head-json" and entry.get("id") == "head" and "id_marker" in entry:
+            message = "the id comes either from the whole head or from after id_marker, not both"
+            yield doc.problem(f"{base}/id", message, "head-id")
+
+
+def _expressions(
+    doc: Document, data: dict[str, Any], compiled: dict[str, Expression]
+) -> Iterator[SpecProblem]:
+    for i, entry in objects(data.get("payload")):
+        if entry.get("grammar") == "json":
+            for key, default in (("name", "name"), ("arguments", "arguments")):
+                if key not in entry:
+                    compiled[f"/payload/{i}/{key}"] = compile_expression(default)
+    for pointer, source in expressions(data):
+        try:
+            compiled[pointer] = compile_expression(source)
+        except ExpressionError as exc:
+            line, col = doc.where(pointer)
+            if "\n" not in source:
+                col += exc.offset + 1  # past the opening quote
+            yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)

@@ -1,0 +1,61 @@
+"""The text-format conformance suite: every case under ``specs/conformance/text`` passes.
+
+Each file holds one behaviour of one format (``<format>/<behaviour>.json``); each
+test gives a model reply and the clean text and calls (``ToolCall.to_dict()``) it
+must yield. The suite is plain JSON, so another implementation runs it unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolwire.text import bundled_text_specs, extract_from_text
+
+from conformance import SUITE, Case, cases, each_test
+
+TEXT_SUITE = SUITE / "text"
+TEXT_CASES = cases(under="text")
+TESTS = list(each_test(TEXT_CASES))
+
+
+@pytest.mark.parametrize(("name", "case", "test"), TESTS, ids=[t[0] for t in TESTS])
+def test_text_case_yields_its_clean_text_and_calls(
+    name: str, case: Case, test: dict[str, Any]
+) -> None:
+    clean, calls = extract_from_text(case.data["format"], test["text"], **test.get("params", {}))
+    expect = test["expect"]
+    assert [call.to_dict() for call in calls] == expect["calls"], test["description"]
+    assert clean == expect["clean_text"], test["description"]
+
+
+@pytest.mark.parametrize("case", TEXT_CASES, ids=[c.name for c in TEXT_CASES])
+def test_text_case_file_is_well_formed_and_filed_under_its_format(case: Case) -> None:
+    folder = case.path.relative_to(TEXT_SUITE).parts[0]
+    assert case.data["format"] == folder
+    assert set(case.data) <= {"description", "source", "source_ref", "format", "tests"}
+    assert case.data["description"]
+    assert case.data["source"] in ("captured", "docs", "synthetic")
+    if case.data["source"] != "synthetic":
+        assert case.data.get("source_ref"), "a non-synthetic case names its source"
+    assert case.data["tests"], "a case file holds at least one test"
+    for test in case.data["tests"]:
+        assert set(test) <= {"description", "text", "params", "expect"}
+        assert test["description"]
+        assert set(test["expect"]) == {"clean_text", "calls"}
+
+
+def test_every_bundled_text_format_has_conformance_cases() -> None:
+    folders = {p.name for p in TEXT_SUITE.iterdir() if p.is_dir()}
+    assert sorted(set(bundled_text_specs()) ^ folders) == []
+
+
+def test_every_text_format_has_a_case_with_a_call_and_one_without() -> None:
+    with_calls: set[str] = set()
+    without: set[str] = set()
+    for _, case, test in TESTS:
+        (with_calls if test["expect"]["calls"] else without).add(case.data["format"])
+    formats = set(bundled_text_specs())
+    assert sorted(formats - with_calls) == []
+    assert sorted(formats - without) == []
