@@ -22,17 +22,21 @@ def test_spec_validation_cases_exist() -> None:
 def test_spec_validation_case_holds(case: Case, tmp_path: Path) -> None:
     path = tmp_path / case.data["file_name"]
     path.write_text(case.data["spec_text"], encoding="utf-8")
+    for name, text in case.data.get("other_files", {}).items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
     expected = case.data["expect"]["problems"]
     try:
         load_wire_spec(path)
     except SpecError as exc:
         got = [
             {"rule": p.rule, "line": p.line, "col": p.col, "pointer": p.pointer}
+            | ({} if Path(p.path) == path else {"file": Path(p.path).name})
             for p in exc.problems
         ]
         assert got == expected
         for problem in exc.problems:
-            assert str(problem).startswith(f"{path}:{problem.line}:{problem.col}: ")
+            assert str(problem).startswith(f"{problem.path}:{problem.line}:{problem.col}: ")
+            assert Path(problem.path).parent == tmp_path
             assert str(problem).endswith(f"[{problem.rule}]")
     else:
         assert expected == []
@@ -45,6 +49,6 @@ def test_every_loader_rule_has_a_case() -> None:
         "yaml-ambiguous-scalar", "yaml-key", "yaml-documents", "not-a-mapping",
         "unknown-key", "missing-key", "wrong-type", "bad-value", "unsupported-version",
         "format-name", "type-source", "when-required", "expression-syntax",
-        "expression-not-portable",
+        "expression-not-portable", "extends-unknown", "extends-cycle", "extends-remove",
     }
     assert sorted(rules - covered) == []

@@ -20,6 +20,7 @@ rule                    meaning
 ``when-required``       a type listed more than once lacks ``when`` on some entry
 ``expression-syntax``   an expression does not parse
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
+``extends-*``           ``extends`` resolution (see :mod:`toolwire.spec_extends`)
 ======================  ===============================================================
 
 ``jsonschema`` is imported here only, and only when a spec is checked.
@@ -91,9 +92,9 @@ def _schema_problems(doc: Document) -> Iterator[SpecProblem]:
                 message = f"unknown key {key!r}{hint}"
                 yield doc.problem(key_pointer, message, "unknown-key", key=True)
         elif validator == "required":
-            yield doc.problem(pointer, error.message, "missing-key")
+            yield doc.problem(pointer, _message(error), "missing-key")
         elif validator == "type":
-            yield doc.problem(pointer, error.message, "wrong-type")
+            yield doc.problem(pointer, _message(error), "wrong-type")
         elif validator == "const" and pointer == "/spec_version":
             yield doc.problem(
                 pointer,
@@ -101,7 +102,21 @@ def _schema_problems(doc: Document) -> Iterator[SpecProblem]:
                 "unsupported-version",
             )
         else:
-            yield doc.problem(pointer, error.message, "bad-value")
+            yield doc.problem(pointer, _message(error), "bad-value")
+
+
+def _message(error: Any) -> str:
+    """The meta-schema's message, with the offending value cut short.
+
+    jsonschema opens its messages with the value's repr; a hostile spec's value may be
+    a megabyte long (an absurd expression), and the problem line must stay readable.
+    """
+    message: str = error.message
+    shown = repr(error.instance)
+    if len(shown) > 80 and message.startswith(shown):
+        size = f" ({len(error.instance)} characters)" if isinstance(error.instance, str) else ""
+        message = f"{shown[:60]}…{shown[-1]}{size}{message[len(shown):]}"
+    return message
 
 
 def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
@@ -183,22 +198,28 @@ def _rule_problems(doc: Document, expected_format: str | None) -> Iterator[SpecP
                 )
 
 
-def check_wire_document(doc: Document, expected_format: str | None = None) -> list[SpecProblem]:
-    """Every problem of a wire spec document; empty when it is valid."""
+def check_wire_document(
+    doc: Document, expected_format: str | None = None, *, expressions: bool = True
+) -> list[SpecProblem]:
+    """Every problem of a wire spec document; empty when it is valid.
+
+    ``expressions=False`` skips compiling the expressions: a spec merged by ``extends``
+    (:mod:`toolwire.spec_extends`) holds only expressions its own files were checked for.
+    """
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__ if doc.data is not None else "empty"
         return [doc.problem("", f"a spec must be a mapping, not {kind}", "not-a-mapping")]
     problems = list(_schema_problems(doc))
-    problems.extend(_expression_problems(doc))
+    if expressions:
+        problems.extend(_expression_problems(doc))
     problems.extend(_rule_problems(doc, expected_format))
     return problems
 
 
 def load_wire_spec(path: str | Path) -> WireSpec:
     """Load, check and compile one wire spec file; raise :class:`SpecError` if it is bad."""
+    from .spec_extends import compiled_data, resolve_file
+
     path = Path(path)
-    doc = read_document(path)
-    problems = check_wire_document(doc, expected_format=path.stem)
-    if problems:
-        raise SpecError(problems)
-    return compile_wire_spec(doc.data, str(path))
+    resolved = resolve_file(path, read_document(path))
+    return compile_wire_spec(compiled_data(resolved), str(path))

@@ -1,0 +1,145 @@
+"""Check that sniffing stays right as formats grow: every conformance reply sniffs as its own.
+
+Runs every response of the wire conformance suite (``specs/conformance/<format>/*.json``)
+through ``sniff_format`` and fails (exit 1), naming each offender, when
+
+* a response sniffs as another format than its own. Its own is the test's ``expect.sniff``
+  when the test states one; otherwise the case's format (its folder's), or — for a spec
+  without a ``sniff`` of its own, such as a dialect that ``extends: openai`` — the format its
+  base chain sniffs as. A response only a spec without any sniff could read is expected to
+  sniff as nothing.
+* the sniff predicates of two specs both hold on one response of the suite: an overlap the
+  priorities alone decide, which the next spec added could silently tip.
+
+Usage: ``PYTHONPATH=src python tools/check_sniff.py [--suite DIR] [SPEC_DIR ...]`` (spec
+folders given are added to the bundled specs, as ``Registry.from_paths`` adds them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolwire import Registry
+from toolwire.wirespec import WireSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITE = ROOT / "specs" / "conformance"
+SPECIAL = frozenset({"interpreter", "spec-validation", "text"})
+
+
+@dataclass(frozen=True)
+class Response:
+    """One response of the suite: where it is, its case's format, and what it should sniff as."""
+
+    name: str
+    folder: str
+    data: Any
+    expect: dict[str, Any]
+
+
+@dataclass
+class Report:
+    """What the check found."""
+
+    wrong: list[str] = field(default_factory=list)
+    overlaps: dict[tuple[str, str], str] = field(default_factory=dict)
+    checked: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.wrong and not self.overlaps
+
+    def lines(self) -> list[str]:
+        out = list(self.wrong)
+        for (first, second), where in sorted(self.overlaps.items()):
+            out.append(f"overlap: the sniff predicates of {first} and {second} both hold on"
+                       f" {where}")
+        return out
+
+
+def responses(suite: Path = SUITE) -> Iterator[Response]:
+    """Every response of the wire conformance cases under ``suite``."""
+    for path in sorted(suite.glob("*/*.json")):
+        folder = path.parent.name
+        if folder in SPECIAL:
+            continue
+        case = json.loads(path.read_text(encoding="utf-8"))
+        for index, test in enumerate(case.get("tests", [])):
+            name = f"{folder}/{path.name}::{index}"
+            yield Response(name, folder, test.get("response"), test.get("expect", {}))
+
+
+def sniffs_as(registry: Registry, fmt: str) -> str | None:
+    """The format a reply of ``fmt`` sniffs as: its own, or its base chain's, or none."""
+    specs = registry.specs()
+    spec: WireSpec | None = specs.get(fmt)
+    seen: set[str] = set()
+    while spec is not None and spec.sniff is None and spec.format not in seen:
+        seen.add(spec.format)
+        base = spec.data.get("extends")
+        spec = specs.get(base) if isinstance(base, str) else None
+    return spec.format if spec is not None and spec.sniff is not None else None
+
+
+def holding(registry: Registry, data: Any) -> list[str]:
+    """The formats whose sniff predicate yields JSON true on ``data``."""
+    if not isinstance(data, dict):
+        return []
+    found: list[str] = []
+    for name, spec in sorted(registry.specs().items()):
+        if spec.sniff is None:
+            continue
+        try:
+            if spec.sniff.evaluate(data) is True:
+                found.append(name)
+        except ValueError:
+            continue
+    return found
+
+
+def check(registry: Registry, suite: Path = SUITE) -> Report:
+    """Sniff every response of ``suite`` with ``registry``; gather the offenders."""
+    report = Report()
+    for response in responses(suite):
+        report.checked += 1
+        expected = (
+            response.expect["sniff"]
+            if "sniff" in response.expect
+            else sniffs_as(registry, response.folder)
+        )
+        got = registry.sniff_format(response.data)
+        if got != expected:
+            report.wrong.append(
+                f"{response.name}: sniffs as {got or 'nothing'}, expected {expected or 'nothing'}"
+            )
+        held = holding(registry, response.data)
+        for i, first in enumerate(held):
+            for second in held[i + 1 :]:
+                report.overlaps.setdefault((first, second), response.name)
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("spec_dirs", nargs="*", help="spec folders to add to the bundled ones")
+    parser.add_argument("--suite", type=Path, default=SUITE, help="the conformance folder")
+    args = parser.parse_args(argv)
+    registry = Registry.from_paths(*args.spec_dirs)
+    report = check(registry, args.suite)
+    for line in report.lines():
+        print(line)
+    if not report.ok:
+        print(f"check_sniff: {len(report.lines())} problem(s) in {report.checked} responses")
+        return 1
+    print(f"check_sniff: ok, {report.checked} responses sniff as their own format, no overlap")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
