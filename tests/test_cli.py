@@ -104,3 +104,41 @@ def test_console_script_runs_in_a_subprocess() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["server_calls"][0]["type"] == "web_search_call"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["extract"],
+        ["extract", "reply.json"],
+        ["extract", "-"],
+        ["extract", "--format", "openai", "reply.json"],
+        ["extract", "-f", "responses", "--strict"],
+        ["extract", "--lenient", "--example", "gemini"],
+        ["extract", "reply.json", "--format", "anthropic", "--lenient"],
+    ],
+)
+def test_plain_extract_reads_as_argparse_does(argv: list[str]) -> None:
+    from toolwire.cli import _parser, _plain_extract
+
+    fast = _plain_extract(argv)
+    assert fast is not None
+    assert vars(fast) == vars(_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["extract", "--format=openai"],
+        ["extract", "--strict", "--lenient"],
+        ["extract", "a.json", "b.json"],
+        ["extract", "--text", "hermes"],
+        ["extract", "--format"],
+        ["extract", "--help"],
+        ["sniff", "x.json"],
+    ],
+)
+def test_plain_extract_leaves_everything_else_to_argparse(argv: list[str]) -> None:
+    from toolwire.cli import _plain_extract
+
+    assert _plain_extract(argv) is None

@@ -21,6 +21,7 @@ so the text is stable enough to show a model in an error result.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Final
 
 __all__ = ["NOT_AN_OBJECT", "DecodedArguments", "decode_arguments", "loads_strict"]
@@ -40,7 +41,18 @@ def _refuse_constant(name: str) -> Any:
     raise _NonStandardConstant(f"{name} is not valid JSON")
 
 
-_DECODER: Final = json.JSONDecoder(parse_constant=_refuse_constant)
+def _finite_float(text: str) -> float:
+    # A literal beyond the float range (1e400) would decode to ±Infinity, which is no
+    # more JSON than the Infinity literal: refused the same way, so no ToolCall ever
+    # holds a value its to_dict() cannot write back as JSON.
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise _NonStandardConstant("number out of range")
+    return value
+
+
+_DECODER: Final = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+_SCAN: Final[Any] = _DECODER.scan_once  # type: ignore[attr-defined]  # set in __init__
 
 
 def loads_strict(text: str) -> Any:
@@ -50,6 +62,15 @@ def loads_strict(text: str) -> Any:
     for text that does not decode (``NaN``, trailing garbage, nesting beyond what the
     interpreter's stack allows).
     """
+    try:
+        # The common case, a value filling the whole text, straight from the C scanner;
+        # anything else (surrounding whitespace, any error) takes the full way below,
+        # which gives the exact message. Parsing has no side effects, so once more is safe.
+        value, end = _SCAN(text, 0)
+        if end == len(text):
+            return value
+    except Exception:  # the full parse below raises what is due
+        pass
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:

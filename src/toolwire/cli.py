@@ -6,46 +6,51 @@ Exit codes: 0 success; 1 the input or a spec is bad (one line on stderr per prob
 
 from __future__ import annotations
 
-import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from .errors import SpecError, ToolwireError
-from .paths import bundled_specs_dir
-from .registry import Registry
+from .paths import bundled_specs_dir, bundled_specs_path
+from .registry import Registry, _spec_files
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["main"]
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"toolwire: usage: {message}\n")
-
-
-def _examples_dir() -> Path:
-    return bundled_specs_dir() / "examples"
+# os.path, not pathlib, on the path of `extract`: see toolwire.paths for why.
+def _examples_dir() -> str:
+    return os.path.join(bundled_specs_path(), "examples")
 
 
 def _example_names() -> list[str]:
     folder = _examples_dir()
-    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+    if not os.path.isdir(folder):
+        return []
+    return sorted(name[: -len(".json")] for name in os.listdir(folder) if name.endswith(".json"))
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
 def _read_input(source: str | None, example: str | None) -> str:
     if example is not None:
-        path = _examples_dir() / f"{example}.json"
-        if not path.is_file():
+        path = os.path.join(_examples_dir(), f"{example}.json")
+        if not os.path.isfile(path):
             names = ", ".join(_example_names())
             raise _UsageError(f"no bundled example {example!r}; examples: {names}")
-        return path.read_text(encoding="utf-8")
+        return _read_text(path)
     if source is None or source == "-":
         return sys.stdin.read()
     try:
-        return Path(source).read_text(encoding="utf-8")
+        return _read_text(source)
     except (OSError, UnicodeDecodeError) as exc:
         raise _InputError(f"cannot read {source}: {exc}") from None
 
@@ -59,8 +64,14 @@ class _InputError(Exception):
 
 
 def _emit(data: Any, out: TextIO) -> None:
-    json.dump(data, out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    try:
+        text.encode(getattr(out, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        # A lone surrogate (JSON text may escape one, "\ud800") or a narrow console:
+        # \u escapes keep the output valid JSON instead of a traceback halfway through.
+        text = json.dumps(data, indent=2)
+    out.write(text + "\n")
 
 
 def _params(pairs: Sequence[str]) -> dict[str, str]:
@@ -106,14 +117,46 @@ def _cmd_sniff(args: argparse.Namespace, registry: Registry, out: TextIO) -> int
 def _cmd_specs_check(args: argparse.Namespace, out: TextIO) -> int:
     paths = args.paths or [str(bundled_specs_dir())]
     try:
-        registry = Registry.from_paths(*paths, include_bundled=False)
+        # A user's folder is checked on top of the bundled specs, which its specs may extend.
+        Registry.from_paths(*paths, include_bundled=bool(args.paths))
     except SpecError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         print(f"toolwire: {len(exc.problems)} problem(s)", file=sys.stderr)
         return 1
-    count = len(registry.formats()) + len(registry.text_formats())
+    from pathlib import Path
+
+    count = sum(len(_spec_files(Path(p))) for p in paths)
     out.write(f"ok: {count} spec(s) valid\n")
+    return 0
+
+
+def _cmd_specs_new(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
+    import re
+    from pathlib import Path
+
+    from .skeleton import FORMAT_PATTERN, render_skeleton
+
+    if not re.match(FORMAT_PATTERN, args.name) or len(args.name) > 64:
+        raise _UsageError(f"a format name matches {FORMAT_PATTERN}, not {args.name!r}")
+    base = registry.spec(args.extends) if args.extends is not None else None
+    folder = Path(args.out)
+    path = folder / f"{args.name}.yaml"
+    if path.exists() and not args.force:
+        raise _InputError(f"{path} exists; pass --force to overwrite it")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(render_skeleton(args.name, base, folder), encoding="utf-8")
+    except OSError as exc:
+        raise _InputError(f"cannot write {path}: {exc}") from None
+    out.write(f"{path}\n")
+    return 0
+
+
+def _cmd_specs_table(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
+    from .audit import formats_markdown
+
+    out.write(formats_markdown(Registry.bundled() if args.bundled else registry))
     return 0
 
 
@@ -140,6 +183,13 @@ def _cmd_specs_list(args: argparse.Namespace, registry: Registry, out: TextIO) -
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            self.print_usage(sys.stderr)
+            self.exit(2, f"toolwire: usage: {message}\n")
+
     parser = _Parser(prog="toolwire", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -157,19 +207,67 @@ def _parser() -> argparse.ArgumentParser:
     sniff = commands.add_parser("sniff", help="print the format a reply looks like")
     sniff.add_argument("file", nargs="?", help="a JSON reply (default: standard input)")
 
-    specs = commands.add_parser("specs", help="check and list specs")
+    specs = commands.add_parser("specs", help="check, list, tabulate and start specs")
     spec_commands = specs.add_subparsers(dest="specs_command", required=True, parser_class=_Parser)
     check = spec_commands.add_parser("check", help="validate spec files or folders")
     check.add_argument("paths", nargs="*", help="files or folders (default: the bundled specs)")
     listing = spec_commands.add_parser("list", help="list the formats and their entry counts")
     listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    new = spec_commands.add_parser("new", help="write a commented spec skeleton that validates")
+    new.add_argument("name", help="the new format's name (also its file name)")
+    new.add_argument("--extends", metavar="BASE", help="start from this format (e.g. openai)")
+    new.add_argument("--out", default=".", metavar="DIR", help="the folder to write NAME.yaml to")
+    new.add_argument("--force", action="store_true", help="overwrite an existing file")
+    table = spec_commands.add_parser("table", help="print every wire format as a Markdown table")
+    table.add_argument("--bundled", action="store_true",
+                       help="the bundled specs only, ignoring TOOLWIRE_SPEC_PATH (docs/formats.md)")
     return parser
+
+
+def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
+    """A plain ``extract`` command line, read without argparse; None for any other.
+
+    Importing and building the argparse parser costs a short-lived process several
+    milliseconds, more than reading a reply. This reads only the common shape —
+    ``extract [FILE] [--format F | -f F] [--example E] [--strict | --lenient]``, each at
+    most once, values not starting with ``-`` — into what argparse would give; anything
+    else (help, ``--opt=value``, abbreviations, ``--text``, mistakes) goes to argparse.
+    """
+    if not argv or argv[0] != "extract":
+        return None
+    args: dict[str, Any] = {
+        "command": "extract", "file": None, "format": None, "example": None, "text": None,
+        "param": [], "strict": False, "lenient": False,
+    }
+    seen: set[str] = set()
+    rest = list(argv[1:])
+    while rest:
+        token = rest.pop(0)
+        if token in ("--format", "-f", "--example"):
+            key = "example" if token == "--example" else "format"
+            if key in seen or not rest or rest[0].startswith("-"):
+                return None
+            args[key] = rest.pop(0)
+        elif token in ("--strict", "--lenient"):
+            key = "mode"
+            if key in seen:
+                return None
+            args[token[2:]] = True
+        elif token == "-" or not token.startswith("-"):
+            key = "file"
+            if key in seen:
+                return None
+            args[key] = token
+        else:
+            return None
+        seen.add(key)
+    return cast("argparse.Namespace", SimpleNamespace(**args))
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
-    args = _parser().parse_args(argv)
+    args = _plain_extract(sys.argv[1:] if argv is None else argv) or _parser().parse_args(argv)
     try:
         if args.command == "specs" and args.specs_command == "check":
             return _cmd_specs_check(args, out)
@@ -178,6 +276,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return _cmd_extract(args, registry, out)
         if args.command == "sniff":
             return _cmd_sniff(args, registry, out)
+        if args.specs_command == "new":
+            return _cmd_specs_new(args, registry, out)
+        if args.specs_command == "table":
+            return _cmd_specs_table(args, registry, out)
         return _cmd_specs_list(args, registry, out)
     except _UsageError as exc:
         print(f"toolwire: usage: {exc}", file=sys.stderr)

@@ -18,7 +18,8 @@ the file, line, column, JSON pointer and the ``rule`` it broke.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from ._record import Record, setfield
 
 __all__ = [
     "MalformedResponse",
@@ -142,21 +143,32 @@ class MalformedResponse(ToolwireError, ValueError):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class SpecProblem:
+class SpecProblem(Record):
     """One thing wrong with a spec, located to the character.
 
     ``rule`` is a stable code (``unknown-key``, ``duplicate-key``, ``bad-expression``,
     …) listed in ``specs/README.md``; ``pointer`` is the JSON pointer of the offending
-    value inside the spec; ``line`` and ``col`` are 1-based (0 when unknown).
+    value inside the spec; ``line`` and ``col`` are 1-based (0 when unknown). An
+    immutable value (:class:`toolwire._record.Record`, not a dataclass: see there why).
     """
 
+    __slots__ = ("col", "line", "message", "path", "pointer", "rule")
     path: str
     line: int
     col: int
     pointer: str
     message: str
     rule: str
+
+    def __init__(
+        self, path: str, line: int, col: int, pointer: str, message: str, rule: str
+    ) -> None:
+        setfield(self, "path", path)
+        setfield(self, "line", line)
+        setfield(self, "col", col)
+        setfield(self, "pointer", pointer)
+        setfield(self, "message", message)
+        setfield(self, "rule", rule)
 
     def __str__(self) -> str:
         pointer = self.pointer or "/"

@@ -14,13 +14,16 @@ full path (``output[0].content[2]``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .arguments import decode_arguments, loads_strict
 from .errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from .reply import ItemRecord, Reply, SkippedItem
 from .toolcall import ServerToolCall, ToolCall, copy_json
 from .wirespec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
+
+if TYPE_CHECKING:
+    from .fastpath import FastExtract
 
 __all__ = ["coerce_response", "extract", "from_item", "locate", "read"]
 
@@ -179,8 +182,23 @@ def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[s
 
 
 def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolCall]:
-    """One :class:`ToolCall` per located call item that has a usable name."""
-    response = coerce_response(data, spec.format)
+    """One :class:`ToolCall` per located call item that has a usable name.
+
+    The spec's generated extract function (:mod:`toolwire.fastpath`) answers the regular
+    case; when it declines (``None``), the walk below answers, or raises the exact error.
+    """
+    response = data if type(data) is dict else coerce_response(data, spec.format)
+    fast = spec.fast.get(strict)
+    if fast is None:
+        fast = _build_fast(spec, strict)
+    found = fast(response)
+    if found is not None:
+        return found
+    return walk_extract(spec, response, strict)
+
+
+def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> list[ToolCall]:
+    """:func:`extract` by walking the spec's tables: the semantics the fast path follows."""
     calls: list[ToolCall] = []
     try:
         for _, _, item, _, entry in _classified(spec, response, strict):
@@ -193,6 +211,15 @@ def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolC
     except ValueError as exc:
         raise _guarded(spec, exc) from None
     return calls
+
+
+def _build_fast(spec: WireSpec, strict: bool | None) -> FastExtract:
+    from .fastpath import build_fast_extract
+
+    refuse = spec.unknown_items == "refuse" if strict is None else strict
+    fast = spec.fast.get(refuse) or build_fast_extract(spec, refuse)
+    spec.fast[refuse] = spec.fast[strict] = fast
+    return fast
 
 
 def _text(value: Any) -> str | None:

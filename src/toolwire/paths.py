@@ -4,25 +4,40 @@ A wheel carries the repository's ``specs/`` folder inside the package as ``_spec
 an editable install (or ``PYTHONPATH=src``) finds the checkout's own ``specs/`` two
 levels above this file. Both give the same files, so a test run from the checkout
 checks exactly what users install.
+
+Plain ``os.path`` underneath: ``pathlib`` (with the ``urllib.parse`` it imports) costs a
+short-lived process a few milliseconds, and reading a reply needs only the folder's
+name (:func:`bundled_specs_path`); :func:`bundled_specs_dir` gives a ``Path``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING
 
-__all__ = ["bundled_specs_dir"]
+if TYPE_CHECKING:
+    from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+__all__ = ["bundled_specs_dir", "bundled_specs_path"]
+
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
 
 
-def bundled_specs_dir() -> Path:
+def bundled_specs_path() -> str:
     """The folder holding ``schema/``, ``wire/`` and ``text/`` of the bundled specs."""
-    inside = _PACKAGE / "_specs"
-    if inside.is_dir():
+    inside = os.path.join(_PACKAGE, "_specs")
+    if os.path.isdir(inside):
         return inside
-    checkout = _PACKAGE.parent.parent / "specs"
-    if checkout.is_dir():
+    checkout = os.path.join(os.path.dirname(os.path.dirname(_PACKAGE)), "specs")
+    if os.path.isdir(checkout):
         return checkout
     raise FileNotFoundError(
         f"toolwire's bundled specs are missing: looked in {inside} and {checkout}"
     )
+
+
+def bundled_specs_dir() -> Path:
+    """:func:`bundled_specs_path` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(bundled_specs_path())

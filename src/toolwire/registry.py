@@ -12,9 +12,8 @@ A registry is immutable once built, so one instance may serve many threads.
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Iterable, Mapping
-from pathlib import Path
+from _thread import allocate_lock
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import interpreter
@@ -22,11 +21,13 @@ from .errors import SpecError, SpecProblem, UnknownFormat
 from .interpreter import coerce_response
 from .paths import bundled_specs_dir
 from .reply import Reply
-from .spec_loader import check_wire_document, read_document
 from .toolcall import ToolCall
 from .wirespec import WireSpec, compile_wire_spec
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .strict_yaml import Document
     from .text import TextSpec
 
 __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
@@ -42,11 +43,22 @@ def _spec_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.yaml") if "conformance" not in p.parts)
 
 
-def _load_folder(folder: Path) -> tuple[list[WireSpec], list[TextSpec]]:
-    """Every spec below ``folder``; every problem of every file raised at once."""
-    wire: list[WireSpec] = []
+def _load_folder(
+    folder: Path, below: dict[str, Document] | None = None
+) -> tuple[list[WireSpec], list[TextSpec]]:
+    """Every spec below ``folder``; every problem of every file raised at once.
+
+    A wire spec's ``extends`` resolves among this folder's specs, then in ``below``: the
+    resolved specs of the folders loaded before, which then gain this folder's.
+    """
+    # Imported here: the YAML path (strict YAML, meta-schema, extends) costs a process
+    # tens of milliseconds, and the bundled specs do without it (toolwire.bundle).
+    from .spec_extends import compiled_data, resolve_layer
+    from .spec_loader import read_document
+
     text: list[TextSpec] = []
     problems: list[SpecProblem] = []
+    docs: dict[str, Document] = {}
     for path in _spec_files(folder):
         try:
             doc = read_document(path)
@@ -55,15 +67,16 @@ def _load_folder(folder: Path) -> tuple[list[WireSpec], list[TextSpec]]:
 
                 text.append(compile_text_spec(doc))
                 continue
-            found = check_wire_document(doc, expected_format=path.stem)
-            if found:
-                problems.extend(found)
-                continue
-            wire.append(compile_wire_spec(doc.data, str(path)))
+            docs[path.stem] = doc
         except SpecError as exc:
             problems.extend(exc.problems)
+    resolution = resolve_layer(docs, below)
+    problems.extend(resolution.problems)
     if problems:
         raise SpecError(problems)
+    wire = [compile_wire_spec(compiled_data(d), d.path) for d in resolution.documents.values()]
+    if below is not None:
+        below.update(resolution.documents)
     return wire, text
 
 
@@ -76,21 +89,41 @@ class Registry:
         text_specs: Iterable[TextSpec] = (),
         *,
         replaced: Iterable[str] = (),
+        text_loader: Callable[[], Iterable[TextSpec]] | None = None,
     ) -> None:
         self._specs: dict[str, WireSpec] = {s.format: s for s in specs}
-        self._text: dict[str, TextSpec] = {s.format: s for s in text_specs}
+        self._text_table: dict[str, TextSpec] = {s.format: s for s in text_specs}
+        self._text_loader = text_loader  # text specs loaded on first use, then kept
         self.replaced: frozenset[str] = frozenset(replaced)
         self._sniff_order = sorted(
             (s for s in self._specs.values() if s.sniff is not None),
             key=lambda s: (-s.sniff_priority, s.format),
         )
 
+    @property
+    def _text(self) -> dict[str, TextSpec]:
+        loader = self._text_loader
+        if loader is not None:  # the table is set before the loader is dropped: no lock
+            self._text_table = {s.format: s for s in loader()}
+            self._text_loader = None
+        return self._text_table
+
     # -- construction -------------------------------------------------------------
 
     @classmethod
     def bundled(cls) -> Registry:
-        """The specs that ship with toolwire, and nothing else."""
-        return cls.from_paths(include_bundled=True, include_env=False)
+        """The specs that ship with toolwire, and nothing else.
+
+        The wire specs come precompiled from the bundle (:mod:`toolwire.bundle`) unless
+        it is stale, and the text specs load on first use: reading a reply then needs
+        no YAML, no JSON Schema and no JMESPath parser.
+        """
+        from .bundle import load_bundled_specs
+
+        wire = load_bundled_specs()
+        if wire is None:
+            return cls.from_paths(include_bundled=True, include_env=False)
+        return cls(wire, text_loader=_bundled_text_specs)
 
     @classmethod
     def default(cls) -> Registry:
@@ -99,7 +132,8 @@ class Registry:
         if _DEFAULT is None:
             with _DEFAULT_LOCK:
                 if _DEFAULT is None:
-                    _DEFAULT = cls.from_paths(include_env=True)
+                    user = any(os.environ.get(SPEC_PATH_VARIABLE, "").split(os.pathsep))
+                    _DEFAULT = cls.from_paths(include_env=True) if user else cls.bundled()
         return _DEFAULT
 
     @classmethod
@@ -110,6 +144,8 @@ class Registry:
         include_env: bool = False,
     ) -> Registry:
         """The bundled specs (unless told not to), then each folder's, later ones winning."""
+        from pathlib import Path  # here, not above: reading replies needs no pathlib
+
         folders: list[Path] = []
         if include_bundled:
             root = bundled_specs_dir()
@@ -121,10 +157,11 @@ class Registry:
         text: dict[str, TextSpec] = {}
         replaced: set[str] = set()
         problems: list[SpecProblem] = []
+        below: dict[str, Document] = {}  # resolved wire specs of earlier folders: bases
         for index, folder in enumerate(folders + user):
             is_user = index >= len(folders)
             try:
-                found_wire, found_text = _load_folder(folder)
+                found_wire, found_text = _load_folder(folder, below)
             except SpecError as exc:
                 problems.extend(exc.problems)
                 continue
@@ -198,7 +235,13 @@ class Registry:
 
     def extract(self, fmt: str, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
         """The client's tool calls in ``data``, read as format ``fmt``."""
-        return interpreter.extract(self.spec(fmt), data, strict)
+        spec = self._specs.get(fmt) if type(fmt) is str else None
+        if spec is not None and type(data) is dict:
+            fast = spec.fast.get(strict)  # interpreter.extract's first step, inlined: hot
+            if fast is not None:
+                found: list[ToolCall] | None = fast(data)
+                return found if found is not None else interpreter.walk_extract(spec, data, strict)
+        return interpreter.extract(spec or self.spec(fmt), data, strict)
 
     def extract_sniff(self, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
         """Sniff the format, then extract; ``[]`` when no format recognises the shape."""
@@ -236,5 +279,11 @@ class Registry:
         return self.extract_from_text("hermes", text, tag=tag)
 
 
+def _bundled_text_specs() -> list[TextSpec]:
+    """The bundled text specs (the wire specs in that folder are in the bundle too)."""
+    folder = bundled_specs_dir() / "text"
+    return _load_folder(folder)[1] if folder.is_dir() else []
+
+
 _DEFAULT: Registry | None = None
-_DEFAULT_LOCK = threading.Lock()
+_DEFAULT_LOCK = allocate_lock()  # threading.Lock itself, without importing threading

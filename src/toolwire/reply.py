@@ -17,27 +17,36 @@ Langertha::ToolCall, made explicit so no loop author has to rediscover it:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ._record import Record, setfield
 from .toolcall import ServerToolCall, ToolCall
 
 __all__ = ["ItemRecord", "Reply", "SkippedItem"]
 
 
-@dataclass(frozen=True, slots=True)
-class ItemRecord:
+class ItemRecord(Record):
     """How one item of the reply was classified: which list and which entry of the spec.
 
     ``kind`` is ``calls``, ``server_side``, ``ignore`` or ``unknown``; ``entry`` is the
     entry's index in its list (``None`` for unknown items).
     """
 
+    __slots__ = ("entry", "item_index", "item_type", "kind", "location")
     item_index: int
     location: str
     item_type: str | None
     kind: str
     entry: int | None
+
+    def __init__(
+        self, item_index: int, location: str, item_type: str | None, kind: str, entry: int | None
+    ) -> None:
+        setfield(self, "item_index", item_index)
+        setfield(self, "location", location)
+        setfield(self, "item_type", item_type)
+        setfield(self, "kind", kind)
+        setfield(self, "entry", entry)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -49,14 +58,20 @@ class ItemRecord:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedItem:
+class SkippedItem(Record):
     """A call item that yielded no :class:`ToolCall` (no usable name), and why."""
 
+    __slots__ = ("item_index", "item_type", "location", "reason")
     item_index: int
     location: str
     item_type: str | None
     reason: str
+
+    def __init__(self, item_index: int, location: str, item_type: str | None, reason: str) -> None:
+        setfield(self, "item_index", item_index)
+        setfield(self, "location", location)
+        setfield(self, "item_type", item_type)
+        setfield(self, "reason", reason)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,18 +82,45 @@ class SkippedItem:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """One reply, read: its calls, server-side calls, truncation and loose ends."""
+class Reply(Record):
+    """One reply, read: its calls, server-side calls, truncation and loose ends.
 
+    Immutable values, like every record here (:class:`toolwire._record.Record`: a
+    frozen dataclass's behaviour without the cost of importing ``dataclasses``).
+    """
+
+    __slots__ = (
+        "calls", "finish_reason", "format", "items", "server_calls", "skipped", "truncated",
+        "unknown_types",
+    )
     format: str
     calls: tuple[ToolCall, ...]
-    server_calls: tuple[ServerToolCall, ...] = ()
-    truncated: bool = False
-    finish_reason: str | None = None
-    unknown_types: tuple[str, ...] = ()
-    skipped: tuple[SkippedItem, ...] = ()
-    items: tuple[ItemRecord, ...] = ()
+    server_calls: tuple[ServerToolCall, ...]
+    truncated: bool
+    finish_reason: str | None
+    unknown_types: tuple[str, ...]
+    skipped: tuple[SkippedItem, ...]
+    items: tuple[ItemRecord, ...]
+
+    def __init__(
+        self,
+        format: str,
+        calls: tuple[ToolCall, ...],
+        server_calls: tuple[ServerToolCall, ...] = (),
+        truncated: bool = False,
+        finish_reason: str | None = None,
+        unknown_types: tuple[str, ...] = (),
+        skipped: tuple[SkippedItem, ...] = (),
+        items: tuple[ItemRecord, ...] = (),
+    ) -> None:
+        setfield(self, "format", format)
+        setfield(self, "calls", calls)
+        setfield(self, "server_calls", server_calls)
+        setfield(self, "truncated", truncated)
+        setfield(self, "finish_reason", finish_reason)
+        setfield(self, "unknown_types", unknown_types)
+        setfield(self, "skipped", skipped)
+        setfield(self, "items", items)
 
     def fates(self) -> tuple[str, ...]:
         """For each call, in order: ``runnable``, ``dropped`` or ``rejected``."""

@@ -10,9 +10,9 @@ meets a spec error at run time.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from ._record import Record, setfield
 from .expression import Expression, compile_expression
 
 __all__ = [
@@ -35,14 +35,20 @@ KINDS: Final[tuple[Kind, ...]] = ("refuse", "calls", "server_side", "ignore")
 spec whose ``when`` predicates overlap fails closed rather than open."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Record):
     """One entry of one of the four lists: where it stands and when it applies."""
 
+    __slots__ = ("index", "kind", "type", "when")
     kind: Kind
     index: int
     type: str
     when: Expression | None
+
+    def __init__(self, kind: Kind, index: int, type: str, when: Expression | None) -> None:
+        setfield(self, "kind", kind)
+        setfield(self, "index", index)
+        setfield(self, "type", type)
+        setfield(self, "when", when)
 
     @property
     def pointer(self) -> str:
@@ -50,61 +56,120 @@ class Entry:
         return f"/{self.kind}/{self.index}"
 
 
-@dataclass(frozen=True, slots=True)
 class CallEntry(Entry):
     """An item type that is a tool call the client executes."""
 
+    __slots__ = ("arguments", "id", "name")
     name: Expression
     arguments: Expression
     id: Expression | None
 
+    def __init__(
+        self, kind: Kind, index: int, type: str, when: Expression | None,
+        name: Expression, arguments: Expression, id: Expression | None,
+    ) -> None:
+        super().__init__(kind, index, type, when)
+        setfield(self, "name", name)
+        setfield(self, "arguments", arguments)
+        setfield(self, "id", id)
 
-@dataclass(frozen=True, slots=True)
+
 class ServerEntry(Entry):
     """An item type that is a tool call the provider ran itself."""
 
+    __slots__ = ("id", "name", "status")
     id: Expression
     name: Expression
     status: Expression
 
+    def __init__(
+        self, kind: Kind, index: int, type: str, when: Expression | None,
+        id: Expression, name: Expression, status: Expression,
+    ) -> None:
+        super().__init__(kind, index, type, when)
+        setfield(self, "id", id)
+        setfield(self, "name", name)
+        setfield(self, "status", status)
 
-@dataclass(frozen=True, slots=True)
+
 class IgnoreEntry(Entry):
     """An item type that is not a call."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True, slots=True)
+
 class RefuseEntry(Entry):
     """A client-actionable item type toolwire does not map."""
 
+    __slots__ = ("reason",)
     reason: str
+
+    def __init__(
+        self, kind: Kind, index: int, type: str, when: Expression | None, reason: str
+    ) -> None:
+        super().__init__(kind, index, type, when)
+        setfield(self, "reason", reason)
 
 
 TypeOf = Callable[[dict[str, Any]], Any]
+Compile = Callable[[str], Expression]
 
 
-@dataclass(frozen=True, slots=True)
-class Nested:
+class Nested(Record):
     """Items inside a parent item, walked right after it."""
 
+    __slots__ = ("select", "when")
     when: Expression
     select: Expression
 
+    def __init__(self, when: Expression, select: Expression) -> None:
+        setfield(self, "when", when)
+        setfield(self, "select", select)
 
-@dataclass(frozen=True, slots=True)
-class Source:
+
+class Source(Record):
     """One place in the response where items are found, and how they are typed."""
 
+    __slots__ = ("nested", "select", "single", "type_of")
     select: Expression
     single: bool
     type_of: TypeOf
     nested: tuple[Nested, ...]
 
+    def __init__(
+        self, select: Expression, single: bool, type_of: TypeOf, nested: tuple[Nested, ...]
+    ) -> None:
+        setfield(self, "select", select)
+        setfield(self, "single", single)
+        setfield(self, "type_of", type_of)
+        setfield(self, "nested", nested)
 
-@dataclass(frozen=True, slots=True)
-class WireSpec:
-    """A loaded, compiled wire spec."""
 
+class WireSpec(Record):
+    """A loaded, compiled wire spec.
+
+    ``data`` is the spec's validated data, kept for tools; ``fast`` caches the generated
+    extract functions (:mod:`toolwire.fastpath`) by ``strict`` (None: the spec's own
+    ``unknown_items``), built on first use. Neither is part of the spec's value.
+    """
+
+    __slots__ = (
+        "data",
+        "doc_ref",
+        "entries",
+        "fast",
+        "finish_reason",
+        "format",
+        "path",
+        "sniff",
+        "sniff_priority",
+        "sources",
+        "table",
+        "title",
+        "truncated",
+        "unknown_items",
+    )
+    _hidden = frozenset({"data", "fast"})
     format: str
     title: str
     doc_ref: str
@@ -112,12 +177,39 @@ class WireSpec:
     unknown_items: Literal["refuse", "report"]
     table: Mapping[str, tuple[Entry, ...]]
     entries: tuple[Entry, ...]
-    sniff: Expression | None = None
-    sniff_priority: int = 0
-    truncated: Expression | None = None
-    finish_reason: Expression | None = None
-    path: str = ""
-    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    sniff: Expression | None
+    sniff_priority: int
+    truncated: Expression | None
+    finish_reason: Expression | None
+    path: str
+    data: Mapping[str, Any]
+    fast: dict[bool | None, Any]
+
+    def __init__(
+        self,
+        format: str,
+        title: str,
+        doc_ref: str,
+        sources: tuple[Source, ...],
+        unknown_items: Literal["refuse", "report"],
+        table: Mapping[str, tuple[Entry, ...]],
+        entries: tuple[Entry, ...],
+        sniff: Expression | None = None,
+        sniff_priority: int = 0,
+        truncated: Expression | None = None,
+        finish_reason: Expression | None = None,
+        path: str = "",
+        data: Mapping[str, Any] | None = None,
+        fast: dict[bool | None, Any] | None = None,
+    ) -> None:
+        for name, value in (
+            ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
+            ("unknown_items", unknown_items), ("table", table), ("entries", entries),
+            ("sniff", sniff), ("sniff_priority", sniff_priority), ("truncated", truncated),
+            ("finish_reason", finish_reason), ("path", path),
+            ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
+        ):
+            setfield(self, name, value)
 
     def entries_of(self, kind: Kind) -> tuple[Entry, ...]:
         """The entries of one list, in spec order."""
@@ -156,41 +248,47 @@ def _type_of(source: Mapping[str, Any]) -> TypeOf:
     return with_default
 
 
-def _optional(data: Mapping[str, Any], key: str, fallback: str | None = None) -> Expression | None:
-    source = data.get(key, fallback)
-    return None if source is None else compile_expression(source)
+def _optional(data: Mapping[str, Any], key: str, compiler: Compile) -> Expression | None:
+    source = data.get(key)
+    return None if source is None else compiler(source)
 
 
-def _entry(kind: Kind, index: int, data: Mapping[str, Any]) -> Entry:
+def _entry(kind: Kind, index: int, data: Mapping[str, Any], compiler: Compile) -> Entry:
     common: dict[str, Any] = {
         "kind": kind,
         "index": index,
         "type": data["type"],
-        "when": _optional(data, "when"),
+        "when": _optional(data, "when", compiler),
     }
     if kind == "calls":
         return CallEntry(
             **common,
-            name=compile_expression(data["name"]),
-            arguments=compile_expression(data["arguments"]),
-            id=_optional(data, "id"),
+            name=compiler(data["name"]),
+            arguments=compiler(data["arguments"]),
+            id=_optional(data, "id", compiler),
         )
     if kind == "server_side":
         return ServerEntry(
             **common,
-            id=compile_expression(data.get("id", "id")),
-            name=compile_expression(data.get("name", "name")),
-            status=compile_expression(data.get("status", "status")),
+            id=compiler(data.get("id", "id")),
+            name=compiler(data.get("name", "name")),
+            status=compiler(data.get("status", "status")),
         )
     if kind == "refuse":
         return RefuseEntry(**common, reason=data["reason"])
     return IgnoreEntry(**common)
 
 
-def compile_wire_spec(data: Mapping[str, Any], path: str = "") -> WireSpec:
-    """Compile validated spec data (see :func:`toolwire.spec_loader.check_wire_data`)."""
+def compile_wire_spec(
+    data: Mapping[str, Any], path: str = "", *, compiler: Compile = compile_expression
+) -> WireSpec:
+    """Compile validated spec data (see :func:`toolwire.spec_loader.check_wire_data`).
+
+    ``compiler`` turns an expression's source into an :class:`Expression`; the bundle
+    (:mod:`toolwire.bundle`) passes one that reuses ASTs parsed when it was generated.
+    """
     entries = tuple(
-        _entry(kind, index, entry)
+        _entry(kind, index, entry, compiler)
         for kind in KINDS
         for index, entry in enumerate(data.get(kind) or ())
     )
@@ -199,11 +297,11 @@ def compile_wire_spec(data: Mapping[str, Any], path: str = "") -> WireSpec:
         table.setdefault(entry.type, []).append(entry)
     sources = tuple(
         Source(
-            select=compile_expression(source["select"]),
+            select=compiler(source["select"]),
             single=bool(source.get("single", False)),
             type_of=_type_of(source),
             nested=tuple(
-                Nested(compile_expression(n["when"]), compile_expression(n["select"]))
+                Nested(compiler(n["when"]), compiler(n["select"]))
                 for n in source.get("nested") or ()
             ),
         )
@@ -218,10 +316,10 @@ def compile_wire_spec(data: Mapping[str, Any], path: str = "") -> WireSpec:
         unknown_items=data["unknown_items"],
         table={key: tuple(value) for key, value in table.items()},
         entries=entries,
-        sniff=compile_expression(sniff["when"]) if sniff else None,
+        sniff=compiler(sniff["when"]) if sniff else None,
         sniff_priority=int(sniff["priority"]) if sniff else 0,
-        truncated=_optional(data, "truncated"),
-        finish_reason=_optional(data, "finish_reason"),
+        truncated=_optional(data, "truncated", compiler),
+        finish_reason=_optional(data, "finish_reason", compiler),
         path=path,
         data=data,
     )

@@ -1,0 +1,122 @@
+"""The bundled wire specs, precompiled into one JSON file so that import parses no YAML.
+
+Loading a spec from YAML means the strict YAML reader, the meta-schema (``jsonschema``)
+and the JMESPath parser: tens of milliseconds of imports and work before the first reply
+is read, paid by every short-lived process (a CLI call, a serverless function). The
+bundled specs never change between releases, so ``tools/gen_bundle.py`` does that work
+once: ``_bundle.json`` holds each resolved, validated spec's data (``extends`` already
+merged) and the parsed AST of every expression, and :func:`load_bundled_specs` compiles
+them with :meth:`Expression.from_ast` — JSON and closures, nothing else.
+
+The bundle records a checksum of every spec file it was made from. When the files on
+disk differ (a spec edited in a checkout without regenerating), :func:`load_bundled_specs`
+returns ``None`` and the registry reads the YAML, so an edit is never shadowed by a stale
+bundle; ``tests/test_bundle.py`` fails on a stale bundle and names the command to run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Iterator
+from typing import Any, Final
+
+from .expression import Expression
+from .paths import bundled_specs_path
+from .wirespec import CallEntry, ServerEntry, WireSpec, compile_wire_spec
+
+__all__ = [
+    "BUNDLE_PATH",
+    "BUNDLE_VERSION",
+    "load_bundled_specs",
+    "source_checksums",
+    "spec_expressions",
+]
+
+BUNDLE_PATH: Final = os.path.join(os.path.dirname(os.path.realpath(__file__)), "_bundle.json")
+"""Where the bundle is (a str: see :mod:`toolwire.paths` for why not a ``Path``)."""
+BUNDLE_VERSION: Final = 1
+WIRE_FOLDER: Final = "wire"
+
+
+def source_checksums(specs_dir: str | os.PathLike[str]) -> dict[str, str]:
+    """Every wire spec file below ``specs_dir/wire`` (relative path -> CRC-32 and size).
+
+    Not a security measure: it tells a stale bundle from a fresh one, cheaply enough to
+    run on every load.
+    """
+    sums: dict[str, str] = {}
+    top = os.path.join(specs_dir, WIRE_FOLDER)
+    for folder, subfolders, files in os.walk(top):
+        subfolders[:] = sorted(d for d in subfolders if d != "conformance")
+        for name in sorted(files):
+            if name.endswith(".yaml"):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as handle:
+                    content = handle.read()
+                relative = os.path.relpath(path, specs_dir).replace(os.sep, "/")
+                sums[relative] = f"{zlib.crc32(content):08x}:{len(content)}"
+    return sums
+
+
+def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
+    """Every compiled expression of a spec (what the bundle stores ASTs for)."""
+    for source in spec.sources:
+        yield source.select
+        for nested in source.nested:
+            yield nested.when
+            yield nested.select
+    for entry in spec.entries:
+        if entry.when is not None:
+            yield entry.when
+        if type(entry) is CallEntry:
+            yield entry.name
+            yield entry.arguments
+            if entry.id is not None:
+                yield entry.id
+        elif type(entry) is ServerEntry:
+            yield entry.id
+            yield entry.name
+            yield entry.status
+    for extra in (spec.sniff, spec.truncated, spec.finish_reason):
+        if extra is not None:
+            yield extra
+
+
+def read_bundle(path: str | os.PathLike[str] = BUNDLE_PATH) -> dict[str, Any] | None:
+    """The bundle's content, or None when there is none this toolwire can read."""
+    try:
+        with open(path, "rb") as handle:
+            bundle = json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(bundle, dict) or bundle.get("bundle_version") != BUNDLE_VERSION:
+        return None
+    return bundle
+
+
+def load_bundled_specs(path: str | os.PathLike[str] = BUNDLE_PATH) -> list[WireSpec] | None:
+    """The bundled wire specs, compiled from the bundle; None if it is missing or stale."""
+    bundle = read_bundle(path)
+    if bundle is None:
+        return None
+    try:
+        root = bundled_specs_path()
+    except FileNotFoundError:
+        return None
+    if bundle.get("sources") != source_checksums(root):
+        return None
+    asts: dict[str, Any] = bundle["expressions"]
+    compiled: dict[str, Expression] = {}
+
+    def expression(source: str) -> Expression:
+        found = compiled.get(source)
+        if found is None:
+            found = compiled[source] = Expression.from_ast(source, asts[source])
+        return found
+
+    return [
+        compile_wire_spec(entry["data"], os.path.join(root, entry["path"]), compiler=expression)
+        for entry in bundle["specs"]
+    ]

@@ -1,0 +1,117 @@
+"""The generated extract functions agree with the interpreter's walk, or step aside.
+
+:mod:`toolwire.fastpath` writes each spec's ``extract`` as straight Python for the regular
+case and returns ``None`` (the walk then answers) for anything irregular. The property
+checked here, on every conformance response and on thousands of damaged variants of
+them: whenever the generated function answers, the walk gives the same calls; and it
+never answers where the walk raises.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from toolwire import Registry, ToolwireError, interpreter
+from toolwire.fastpath import build_fast_extract
+from toolwire.wirespec import WireSpec, compile_wire_spec
+
+from conformance import cases, each_test
+
+REGISTRY = Registry.bundled()
+ODD_VALUES: tuple[Any, ...] = (None, 0, 1.5, True, "", "x", "function", [], {}, [None], {"a": 1})
+
+
+def _walk(spec: WireSpec, response: Any, strict: bool | None) -> tuple[Any, ...]:
+    try:
+        return ("calls", interpreter.walk_extract(spec, response, strict))
+    except ToolwireError as exc:
+        return ("error", type(exc))
+
+
+def _variants(value: Any, depth: int = 0) -> Iterator[Any]:
+    """``value`` with one place replaced by each odd value, or one list item dropped."""
+    if depth > 6:
+        return
+    if isinstance(value, dict):
+        for key in list(value):
+            for odd in ODD_VALUES:
+                yield {**value, key: odd}
+            yield {k: v for k, v in value.items() if k != key}
+            for inner in _variants(value[key], depth + 1):
+                yield {**value, key: inner}
+    elif isinstance(value, list):
+        for index in range(len(value)):
+            yield value[:index] + value[index + 1:]
+            for odd in ODD_VALUES:
+                yield [*value[:index], odd, *value[index + 1:]]
+            for inner in _variants(value[index], depth + 1):
+                yield [*value[:index], inner, *value[index + 1:]]
+
+
+def _agree(spec: WireSpec, response: Any, strict: bool | None) -> None:
+    refuse = spec.unknown_items == "refuse" if strict is None else strict
+    fast = spec.fast.get(refuse) or spec.fast.setdefault(refuse, build_fast_extract(spec, refuse))
+    assert interpreter._build_fast(spec, strict) is fast
+    before = json.dumps(response)
+    answered = fast(response)
+    assert json.dumps(response) == before, "the generated function changed the response"
+    if answered is not None:
+        assert _walk(spec, response, strict) == ("calls", answered)
+
+
+WIRE = [(n, c.data["format"], t) for n, c, t in each_test(cases()) if c.data.get("format")]
+
+
+@pytest.mark.parametrize(("name", "fmt", "test"), WIRE, ids=[w[0] for w in WIRE])
+def test_generated_extract_agrees_on_conformance_responses(
+    name: str, fmt: str, test: dict[str, Any]
+) -> None:
+    spec = REGISTRY.spec(fmt)
+    for strict in (None, True, False):
+        _agree(spec, test["response"], strict)
+
+
+@pytest.mark.parametrize(("name", "fmt", "test"), WIRE, ids=[w[0] for w in WIRE])
+def test_generated_extract_agrees_on_damaged_responses(
+    name: str, fmt: str, test: dict[str, Any]
+) -> None:
+    spec = REGISTRY.spec(fmt)
+    for variant in _variants(test["response"]):
+        if isinstance(variant, dict):
+            _agree(spec, variant, None)
+
+
+INTERPRETER = list(each_test(cases(under="interpreter")))
+
+
+@pytest.mark.parametrize(("name", "case", "test"), INTERPRETER, ids=[t[0] for t in INTERPRETER])
+def test_generated_extract_agrees_on_every_spec_shape(name: str, case: Any, test: Any) -> None:
+    spec = compile_wire_spec(case.data["spec"])
+    response = test["response"]
+    if not isinstance(response, dict):
+        return
+    for strict in (None, True, False):
+        _agree(spec, response, strict)
+    for variant in _variants(response):
+        if isinstance(variant, dict):
+            _agree(spec, variant, test.get("strict"))
+
+
+def test_the_fast_path_answers_the_regular_case() -> None:
+    reply = {"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]}
+    fast = build_fast_extract(REGISTRY.spec("openai"), True)
+    answered = fast(reply)
+    assert answered is not None and [c.name for c in answered] == ["f"]
+
+
+def test_the_fast_path_steps_aside_where_the_walk_raises() -> None:
+    refused = {"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "type": "custom", "custom": {"name": "f", "input": "x"}}]}}]}
+    assert build_fast_extract(REGISTRY.spec("openai"), True)(refused) is None
+    with pytest.raises(ToolwireError):
+        interpreter.extract(REGISTRY.spec("openai"), refused)

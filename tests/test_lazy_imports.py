@@ -1,0 +1,77 @@
+"""Reading a reply with the bundled specs imports no YAML, JSON Schema or JMESPath parser.
+
+The design keeps those to loading and checking specs: the bundled specs arrive
+precompiled (``src/toolwire/_bundle.json``), so a process that only reads replies never
+pays for them. Checked in a fresh interpreter, where ``sys.modules`` starts clean.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+REPLY = {
+    "choices": [{
+        "message": {"tool_calls": [{"id": "call_1", "type": "function",
+                                    "function": {"name": "f", "arguments": "{}"}}]},
+        "finish_reason": "tool_calls",
+    }]
+}
+
+HEAVY = ("yaml", "jsonschema", "jmespath", "argparse")
+
+
+def _loaded_after(code: str) -> dict[str, object]:
+    program = (
+        "import json, sys\n"
+        f"{code}\n"
+        f"print(json.dumps({{'loaded': [m for m in {HEAVY!r} if m in sys.modules],"
+        " 'result': result}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_the_bundle_is_fresh_for_these_tests() -> None:
+    from toolwire.bundle import load_bundled_specs
+
+    assert load_bundled_specs() is not None, "stale bundle: run python tools/gen_bundle.py"
+
+
+def test_extract_imports_neither_yaml_nor_jsonschema_nor_the_jmespath_parser() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        f"result = [c.name for c in toolwire.extract('openai', {REPLY!r})]"
+    )
+    assert found["result"] == ["f"]
+    assert found["loaded"] == []
+
+
+def test_read_and_sniff_import_none_of_them_either() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        f"result = [toolwire.sniff_format({REPLY!r}), len(toolwire.read(None, {REPLY!r}).calls)]"
+    )
+    assert found["result"] == ["openai", 1]
+    assert found["loaded"] == []
+
+
+def test_the_cli_extract_command_imports_none_of_them() -> None:
+    found = _loaded_after(
+        "import io\n"
+        "from toolwire.cli import main\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'openai'], out=out)\n"
+        "result = json.loads(out.getvalue())['format']"
+    )
+    assert found["result"] == "openai"
+    assert found["loaded"] == []

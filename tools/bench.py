@@ -1,0 +1,386 @@
+"""How fast toolwire reads tool calls, side by side with what a user would otherwise run.
+
+    python tools/bench.py [--quick] [--formats openai,responses] [--no-cli] [--no-text]
+
+For every bundled wire format (taken from the registry at run time) and four replies — a
+realistic one (3 calls with reasoning and text around them), 100 calls, 10,000 calls and
+no call (``tools/bench_replies.py``) — it times:
+
+- toolwire ``extract`` and ``read`` (the public functions, on the parsed body);
+- a hand-written extractor of the same semantics (``tools/bench_reference.py``;
+  ``tests/test_bench_reference.py`` holds it to toolwire's answers);
+- the naive interpretation: the same spec walked with ``jmespath.search`` per expression;
+- ``json.loads`` of the body: the floor for a caller holding text;
+- the official SDK's ``model_validate`` of the body, where installed (the ``bench`` extras);
+
+then whole processes: a cold ``toolwire extract --example openai`` against
+``python -c pass`` (from ``.pyc`` files, as an installed package runs). Every figure is a
+median (``time.perf_counter_ns``) over rounds in which each contender is sampled once, in
+a rotating order, each sample repeating its call for ~0.3 ms; a ratio is the median of
+the per-round ratios, so a burst of load on a shared machine hits both sides of a pair
+alike. It prints the machine, a table of medians and ratios, and PASS or FAIL per
+target; the exit status is 0 only when every target passes. ``tools/bench_text.py``'s
+rows (text formats, time per MB) follow when that file exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import importlib.util
+import inspect
+import itertools
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import bench_reference  # noqa: E402
+import bench_replies  # noqa: E402
+
+import toolwire  # noqa: E402
+
+# The targets of issue 5.
+MAX_EXTRACT_OVER_HAND = 1.25
+MIN_NAIVE_OVER_EXTRACT = 5.0
+MIN_SDK_OVER_EXTRACT = 10.0
+MAX_PER_CALL_DRIFT = 1.5
+MAX_CLI_OVER_PYTHON = 3.0
+
+SDK_MODELS: dict[str, tuple[str, str, str]] = {
+    # format: (pip package, module, class)
+    "openai": ("openai", "openai.types.chat", "ChatCompletion"),
+    "responses": ("openai", "openai.types.responses", "Response"),
+    "anthropic": ("anthropic", "anthropic.types", "Message"),
+}
+
+
+@dataclass
+class Settings:
+    rounds: int
+    big_rounds: int
+    sample_ns: int
+    cli_runs: int
+
+
+@dataclass
+class Group:
+    """Contenders timed together on one reply, round by round."""
+
+    label: str
+    contenders: dict[str, Callable[[], object]]
+    samples: dict[str, list[float]] = field(default_factory=dict)
+
+    def median(self, name: str) -> float | None:
+        values = self.samples.get(name)
+        return statistics.median(values) if values else None
+
+    def ratio(self, slow: str, fast: str, scale: float = 1.0) -> float | None:
+        """Median over rounds of ``slow / fast`` (times ``scale``), each pair timed back to
+        back: a burst of load on a shared machine hits both sides of a pair alike."""
+        a, b = self.samples.get(slow), self.samples.get(fast)
+        if not a or not b:
+            return None
+        return statistics.median(x / y * scale for x, y in zip(a, b, strict=True))
+
+
+def _loops_for(fn: Callable[[], object], sample_ns: int) -> int:
+    fn()  # warm: the first call may build a spec's fast path or an SDK model's validator
+    start = time.perf_counter_ns()
+    fn()
+    once = max(time.perf_counter_ns() - start, 1)
+    return max(1, min(100_000, sample_ns // once))
+
+
+def measure(group: Group, settings: Settings, rounds: int) -> Group:
+    """Time every contender once per round (in a rotating order); ns per call."""
+    loops = {name: _loops_for(fn, settings.sample_ns) for name, fn in group.contenders.items()}
+    names = list(group.contenders)
+    group.samples = {name: [] for name in names}
+    gc.collect()
+    for index in range(rounds):
+        for name in names[index % len(names):] + names[: index % len(names)]:
+            fn, n = group.contenders[name], loops[name]
+            start = time.perf_counter_ns()
+            for _ in range(n):
+                fn()
+            group.samples[name].append((time.perf_counter_ns() - start) / n)
+    return group
+
+
+# --- contenders -------------------------------------------------------------------------
+
+def sdk_model(lineage: Sequence[str]) -> tuple[str, Any] | str | None:
+    """The SDK class for the nearest format of ``lineage``; a note if not installed."""
+    for fmt in lineage:
+        if fmt in SDK_MODELS:
+            package, module, name = SDK_MODELS[fmt]
+            if importlib.util.find_spec(package) is None:
+                return f"{package} not installed (pip install 'toolwire[bench]')"
+            model = getattr(importlib.import_module(module), name)
+            return f"{package}.{name}", model
+    return None
+
+
+def machine() -> list[str]:
+    versions = []
+    for package in ("jmespath", "pydantic", "openai", "anthropic"):
+        try:
+            versions.append(f"{package} {importlib.import_module(package).__version__}")
+        except (ImportError, AttributeError):
+            versions.append(f"{package} -")
+    return [
+        f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPU(s)"
+        f" ({platform.processor() or 'processor unknown'})",
+        f"python:  {platform.python_implementation()} {platform.python_version()}"
+        f" ({sys.executable})",
+        f"toolwire {toolwire.__version__}; " + ", ".join(versions),
+        f"date:    {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
+    ]
+
+
+def _us(ns: float | None) -> str:
+    if ns is None:
+        return "-"
+    us = ns / 1000
+    return f"{us:,.1f}" if us >= 100 else f"{us:.2f}"
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def _x(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
+class Verdicts:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str, bool]] = []
+
+    def add(self, target: str, subject: str, figure: str, ok: bool) -> None:
+        self.rows.append((target, subject, figure, ok))
+
+    @property
+    def passed(self) -> bool:
+        return all(ok for *_, ok in self.rows)
+
+
+def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    line = "  ".join(f"{{:<{w}}}" if i < 2 else f"{{:>{w}}}" for i, w in enumerate(widths))
+    print(line.format(*header))
+    print(line.format(*("-" * w for w in widths)))
+    for row in rows:
+        print(line.format(*row))
+
+
+# --- the run ----------------------------------------------------------------------------
+
+def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts) -> list[str]:
+    registry = toolwire.Registry.bundled()
+    specs = registry.specs()
+    notes: list[str] = []
+
+    def extends(fmt: str) -> str | None:
+        base = specs[fmt].data.get("extends") if fmt in specs else None
+        return base if isinstance(base, str) else None
+
+    header = ["format", "reply", "extract", "read", "hand", "naive", "json.loads", "sdk",
+              "extract/hand", "naive/extract", "sdk/extract", "extract/call"]
+    rows: list[list[str]] = []
+    for fmt in formats:
+        lineage = bench_replies.lineage(fmt, extends)
+        builder = bench_replies.builder_for(fmt, extends)
+        found = bench_reference.reference_for(lineage)
+        if builder is None or found is None:
+            notes.append(f"{fmt}: no reply builder or reference (tools/bench_replies.py,"
+                         " tools/bench_reference.py)")
+            verdicts.add("extract <= 1.25x hand", fmt, "not measured", False)
+            continue
+        hand = found[1]
+        spec = registry.spec(fmt)
+        sdk = sdk_model(lineage)
+        sdk_name = sdk[0] if isinstance(sdk, tuple) else ""
+        if isinstance(sdk, str):
+            notes.append(f"{fmt}: SDK skipped, {sdk}")
+        elif sdk is None:
+            notes.append(f"{fmt}: no SDK peer in the bench extras")
+        if found[0] != fmt:
+            notes.append(f"{fmt}: read like {found[0]} (extends); its hand-written code is used")
+        for kind, count in bench_replies.KINDS:
+            reply = builder(count)
+            body = json.dumps(reply)
+            contenders: dict[str, Callable[[], object]] = {
+                "extract": lambda r=reply, f=fmt: toolwire.extract(f, r),
+                "read": lambda r=reply, f=fmt: toolwire.read(f, r),
+                "hand": lambda r=reply, h=hand: h(r),
+                "json.loads": lambda b=body: json.loads(b),
+            }
+            big = count >= 10_000
+            if big:
+                # Per call flat: the 100-call reply is timed in the same rounds, as 100
+                # distinct copies taken in turn, so both sides read 10,000 calls' worth of
+                # memory: the ratio shows how the work scales, not what fits in the cache.
+                smalls = itertools.cycle([builder(100) for _ in range(count // 100)])
+                contenders["extract@100"] = (
+                    lambda it=smalls, f=fmt: toolwire.extract(f, next(it))
+                )
+                contenders["hand@100"] = lambda it=smalls, h=hand: h(next(it))
+            else:  # the naive walk and the SDKs take seconds per 10,000-call reply
+                contenders["naive"] = lambda r=reply, s=spec: bench_reference.naive_extract(s, r)
+                if isinstance(sdk, tuple):
+                    model = sdk[1]
+                    contenders["sdk"] = lambda r=reply, m=model: m.model_validate(r)
+            group = measure(Group(f"{fmt} {kind}", contenders), settings,
+                            settings.big_rounds if big else settings.rounds)
+            med = {name: group.median(name) for name in [*contenders, "naive", "sdk"]}
+            over_hand = group.ratio("extract", "hand")
+            naive = group.ratio("naive", "extract")
+            sdk_ratio = group.ratio("sdk", "extract")
+            extract = med["extract"]
+            rows.append([
+                fmt, kind, _us(extract), _us(med["read"]), _us(med["hand"]),
+                _us(med["naive"]), _us(med["json.loads"]), _us(med["sdk"]),
+                _x(over_hand), _x(naive), _x(sdk_ratio),
+                _us(extract / count) if count and extract else "-",
+            ])
+            if kind == "realistic":
+                verdicts.add("extract <= 1.25x hand", fmt, _x(over_hand),
+                             over_hand is not None and over_hand <= MAX_EXTRACT_OVER_HAND)
+                verdicts.add(">= 5x faster than naive", fmt, _x(naive),
+                             naive is not None and naive >= MIN_NAIVE_OVER_EXTRACT)
+                if sdk_ratio is not None:
+                    verdicts.add(">= 10x faster than SDK", f"{fmt} ({sdk_name})", _x(sdk_ratio),
+                                 sdk_ratio >= MIN_SDK_OVER_EXTRACT)
+            if big:
+                drift = group.ratio("extract", "extract@100", scale=100 / count)
+                hand_drift = group.ratio("hand", "hand@100", scale=100 / count)
+                per_100 = group.median("extract@100")
+                figure = (f"{_us((per_100 or 0) / 100)} -> {_us((extract or 0) / count)} us"
+                          f" ({_x(drift)}; hand {_x(hand_drift)})")
+                verdicts.add("per call flat 100 -> 10,000", fmt, figure,
+                             drift is not None and 1 / MAX_PER_CALL_DRIFT <= drift
+                             <= MAX_PER_CALL_DRIFT)
+        print(f"  {fmt} done", file=sys.stderr)
+    print("Medians in microseconds per reply (extract/call: per call). Ratios are medians of"
+          " per-round ratios (both timed back to back); >1x: the left one takes longer.\n")
+    print_table(header, rows)
+    return notes
+
+
+def bench_cli(settings: Settings, verdicts: Verdicts) -> None:
+    """Cold processes, interleaved: ``toolwire extract --example openai`` vs ``python -c pass``."""
+    script = Path(sys.executable).with_name("toolwire")
+    cli = [str(script)] if script.is_file() else [sys.executable, "-m", "toolwire.cli"]
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "toolwire extract --example openai": [*cli, "extract", "--example", "openai"],
+    }
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT / "src"), env.get("PYTHONPATH", "")) if p
+    )
+    # As installed code runs: from .pyc files (pip writes them on install). They go to a
+    # scratch folder, not the checkout, even where PYTHONDONTWRITEBYTECODE is set.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="toolwire-bench-pycache-")
+    for _ in range(2):  # warm the disk cache and write the .pyc files
+        for command in commands.values():
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True)
+    samples: dict[str, list[int]] = {name: [] for name in commands}
+    for _ in range(settings.cli_runs):
+        for name, command in commands.items():
+            start = time.perf_counter_ns()
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True)
+            samples[name].append(time.perf_counter_ns() - start)
+    base = statistics.median(samples["python -c pass"])
+    print(f"\nCold processes, median of {settings.cli_runs} interleaved runs"
+          f" ({' '.join(commands['toolwire extract --example openai'])}):")
+    for name, values in samples.items():
+        median = statistics.median(values)
+        print(f"  {name:<36} {median / 1e6:7.1f} ms  ({median / base:.2f}x)")
+    ratio = statistics.median(samples["toolwire extract --example openai"]) / base
+    verdicts.add("cold CLI <= 3x python -c pass", "extract --example openai", f"{ratio:.2f}x",
+                 ratio <= MAX_CLI_OVER_PYTHON)
+
+
+def bench_text(quick: bool, verdicts: Verdicts) -> None:
+    """Time per MB of the text formats, from ``tools/bench_text.py`` when it exists."""
+    if not (ROOT / "tools" / "bench_text.py").is_file():
+        return
+    module = importlib.import_module("bench_text")
+    parameters = inspect.signature(module.run).parameters
+    sizes = (1, 2) if quick else None
+    print("\nText formats (tools/bench_text.py): seconds per MB of extract_text"
+          + (", 1 and 2 MB only (--quick)" if quick else ""))
+    rows = module.run(sizes) if sizes and "sizes" in parameters else module.run()
+    table: dict[tuple[str, str], dict[int, float]] = {}
+    for row in rows:
+        table.setdefault((row["format"], row["input"]), {})[row["mb"]] = row["seconds_per_mb"]
+    all_sizes = sorted({mb for per in table.values() for mb in per})
+    judged = {(v["format"], v["input"]): v for v in module.verdicts(rows)}
+    lines = []
+    for (fmt, kind), per in sorted(table.items()):
+        verdict = judged.get((fmt, kind), {})
+        ratio = verdict.get("ratio")
+        lines.append([fmt, kind, *(f"{per[mb]:.3f}" if mb in per else "-" for mb in all_sizes),
+                      "-" if ratio is None else f"{ratio:.2f}x"])
+        if verdict:
+            verdicts.add("text: s/MB flat 1 -> 10 MB", f"{fmt} {kind}",
+                         "-" if ratio is None else f"{ratio:.2f}x", bool(verdict["passed"]))
+    print_table(["format", "input", *(f"{mb} MB" for mb in all_sizes), "slowest/fastest"], lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples: a rough look")
+    parser.add_argument("--formats", help="comma-separated formats (default: all bundled)")
+    parser.add_argument("--no-text", action="store_true", help="skip tools/bench_text.py")
+    parser.add_argument("--no-cli", action="store_true", help="skip the cold processes")
+    args = parser.parse_args(argv)
+    settings = (
+        Settings(rounds=15, big_rounds=5, sample_ns=200_000, cli_runs=15)
+        if args.quick
+        else Settings(rounds=61, big_rounds=15, sample_ns=300_000, cli_runs=40)
+    )
+    formats = list(toolwire.Registry.bundled().formats())
+    if args.formats:
+        formats = [f for f in args.formats.split(",") if f]
+    print("\n".join(machine()))
+    print(f"command: python tools/bench.py{' --quick' if args.quick else ''}"
+          f" ({settings.rounds} rounds, {settings.big_rounds} for 10,000 calls;"
+          f" samples of ~{settings.sample_ns // 1000} us; gc enabled)\n")
+    verdicts = Verdicts()
+    notes = bench_formats(formats, settings, verdicts)
+    if not args.no_cli:
+        bench_cli(settings, verdicts)
+    if not args.no_text:
+        bench_text(args.quick, verdicts)
+    if notes:
+        print("\nNotes:")
+        for note in notes:
+            print(f"  {note}")
+    print("\nTargets:")
+    print_table(["target", "subject", "figure", "verdict"],
+                [[t, s, f, "PASS" if ok else "FAIL"] for t, s, f, ok in verdicts.rows])
+    print(f"\n{'PASS' if verdicts.passed else 'FAIL'}: "
+          f"{sum(ok for *_, ok in verdicts.rows)}/{len(verdicts.rows)} targets met")
+    return 0 if verdicts.passed else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
