@@ -73,6 +73,17 @@ def _listed(spec: WireSpec, value: Any, single: bool, what: str) -> list[Any]:
     raise MalformedResponse(spec.format, f"{what} is a {kind}, not a list", location=what)
 
 
+def _require_object(spec: WireSpec, item: Any, index: int, key: Any) -> None:
+    """Items are JSON objects; anything else is a malformed response, named by place."""
+    if type(item) is not dict:
+        raise MalformedResponse(
+            spec.format,
+            f"item is a {type(item).__name__}, not an object",
+            item_index=index,
+            location=_location(spec, key),
+        )
+
+
 def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
     for source_index, source in enumerate(spec.sources):
         selected = _listed(
@@ -81,13 +92,7 @@ def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
         type_of = source.type_of
         for index, item in enumerate(selected):
             key = (source_index, index, None, None)
-            if type(item) is not dict:
-                raise MalformedResponse(
-                    spec.format,
-                    f"item is a {type(item).__name__}, not an object",
-                    item_index=index,
-                    location=_location(spec, key),
-                )
+            _require_object(spec, item, index, key)
             yield index, key, item, type_of(item)
             for nested_index, nested in enumerate(source.nested):
                 if nested.when.evaluate(item) is not True:
@@ -96,13 +101,7 @@ def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
                 children = _listed(spec, nested.select.evaluate(item), False, where)
                 for child_index, child in enumerate(children):
                     child_key = (source_index, index, nested_index, child_index)
-                    if type(child) is not dict:
-                        raise MalformedResponse(
-                            spec.format,
-                            f"item is a {type(child).__name__}, not an object",
-                            item_index=index,
-                            location=_location(spec, child_key),
-                        )
+                    _require_object(spec, child, index, child_key)
                     yield index, child_key, child, type_of(child)
 
 

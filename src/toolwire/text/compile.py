@@ -13,8 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .. import strict_yaml
-from ..errors import SpecError, SpecProblem
+from ..errors import SpecError
 from ..expression import Expression
 from ..strict_yaml import Document
 from .rules import check_rules
@@ -60,12 +59,6 @@ def _param_specs(data: dict[str, Any]) -> dict[str, ParamSpec]:
 
 def load_text_spec(path: str | Path) -> TextSpec:
     """Read, check and compile the text spec file at ``path``."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        problem = SpecProblem(str(path), 0, 0, "", f"not UTF-8: {exc}", "yaml-syntax")
-        raise SpecError([problem]) from None
-    except OSError as exc:
-        raise SpecError([SpecProblem(str(path), 0, 0, "", str(exc), "unreadable")]) from None
-    return compile_text_spec(strict_yaml.load(text, str(path)))
+    from ..spec_loader import read_document
+
+    return compile_text_spec(read_document(path))
