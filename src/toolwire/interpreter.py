@@ -124,7 +124,7 @@ def _classified(
         entry = _match(spec, item, item_type)
         if entry is None:
             if refuse_unknown:
-                shown = item_type if type(item_type) is str else None
+                shown = str(item_type) if isinstance(item_type, str) else None
                 raise UnknownItemType(
                     spec.format,
                     index,
@@ -235,7 +235,8 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
     records: list[ItemRecord] = []
     try:
         for index, key, item, item_type, entry in _classified(spec, response, strict):
-            shown = item_type if type(item_type) is str else None
+            # isinstance: an UnlistedKey is reported by its name (and never matched).
+            shown = str(item_type) if isinstance(item_type, str) else None
             if entry is None:
                 records.append(ItemRecord(index, _location(spec, key), shown, "unknown", None))
                 if shown is not None and shown not in unknown:

@@ -24,6 +24,7 @@ __all__ = [
     "RefuseEntry",
     "ServerEntry",
     "Source",
+    "UnlistedKey",
     "WireSpec",
     "compile_wire_spec",
 ]
@@ -112,6 +113,18 @@ class RefuseEntry(Entry):
 
 
 TypeOf = Callable[[dict[str, Any]], Any]
+
+
+class UnlistedKey(str):
+    """The name of an item that carries none of its source's ``type_by_key`` keys.
+
+    Shown where unknown types are reported; never the type of an entry (the interpreter
+    matches plain ``str`` types only), so such an item is always unknown.
+    """
+
+    __slots__ = ()
+
+
 Compile = Callable[[str], Expression]
 
 
@@ -229,10 +242,13 @@ def _type_of(source: Mapping[str, Any]) -> TypeOf:
                 if item.get(key) is not None:
                     return key
             # None of the listed keys: name the item by its first non-null key, so an
-            # unknown part is reported (or refused) under a name a reader can look up.
+            # unknown part is reported (or refused) under a name a reader can look up —
+            # but as an UnlistedKey, which no entry matches even where the key is some
+            # entry's type: the item stays unknown (specs/README.md §1.1), as in the
+            # generated extract (toolwire.fastpath).
             for key, value in item.items():
                 if value is not None:
-                    return key
+                    return UnlistedKey(key)
             return None
 
         return by_key
