@@ -28,9 +28,10 @@ sets) is passed in as a named constant, so a spec cannot inject code.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from .arguments import decode_arguments
+from .jmespath_closures import path_steps
 from .toolcall import ToolCall, copy_json
 from .wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 
@@ -65,36 +66,12 @@ def _index(value: Any, index: int) -> Any:
         return None
 
 
-def _path_steps(node: Mapping[str, Any]) -> list[str | int] | None:
-    """The fields and indexes of a pure path (``choices[0].message``), or None."""
-    kind = node.get("type")
-    if kind in ("field", "index"):
-        return [node["value"]]
-    if kind in ("subexpression", "index_expression"):
-        steps: list[str | int] = []
-        for child in node["children"]:
-            more = _path_steps(child)
-            if more is None:
-                return None
-            steps.extend(more)
-        return steps
-    return None
-
-
 def _field_steps(node: Mapping[str, Any]) -> list[str] | None:
     """The field names of a pure field chain (``a.b.c``), or None for anything else."""
-    kind = node.get("type")
-    if kind == "field":
-        return [node["value"]]
-    if kind == "subexpression":
-        steps: list[str] = []
-        for child in node["children"]:
-            more = _field_steps(child)
-            if more is None:
-                return None
-            steps.extend(more)
-        return steps
-    return None
+    steps = path_steps(node)
+    if not steps or not all(type(step) is str for step in steps):
+        return None
+    return cast("list[str]", steps)
 
 
 class _Writer:
@@ -128,7 +105,7 @@ class _Writer:
     def select(self, depth: int, target: str, expression: Any, cache: dict[Any, str]) -> None:
         """``target = <a source's select on the response>``, sharing path prefixes already
         computed for earlier sources (``choices[0].message`` read once, not twice)."""
-        steps = _path_steps(expression.ast)
+        steps = path_steps(expression.ast)
         if not steps or type(steps[0]) is not str:
             self.line(depth, f"{target} = {self.constant(expression.evaluate, 's')}(response)")
             return

@@ -33,7 +33,9 @@ from typing import Any, Final
 from .jmespath_functions import FUNCTIONS, SIGNATURES, call_problem, failed
 from .jmespath_values import EvaluationError, comparable, equals, is_number, is_true, type_name
 
-__all__ = ["SIGNATURES", "EvaluationError", "Evaluator", "call_problem", "compile_ast"]
+__all__ = [
+    "SIGNATURES", "EvaluationError", "Evaluator", "call_problem", "compile_ast", "path_steps",
+]
 
 Evaluator = Callable[[Any], Any]
 _Node = Mapping[str, Any]
@@ -43,7 +45,7 @@ _Node = Mapping[str, Any]
 
 def compile_ast(node: _Node) -> Evaluator:
     """Return a closure that evaluates ``node`` against a document."""
-    steps = _path_steps(node)
+    steps = path_steps(node)
     if steps is not None:
         return _compile_path(steps)
     compiler: Callable[[_Node], Evaluator] = _COMPILERS[node["type"]]
@@ -54,7 +56,7 @@ def _identity(value: Any) -> Any:
     return value
 
 
-def _path_steps(node: _Node) -> list[str | int] | None:
+def path_steps(node: _Node) -> list[str | int] | None:
     """Field names and indexes of a pure chain (``a.b[0].c``), or None if it is not one."""
     kind = node["type"]
     if kind == "field" or kind == "index":
@@ -64,7 +66,7 @@ def _path_steps(node: _Node) -> list[str | int] | None:
     if kind in ("subexpression", "index_expression", "pipe"):
         steps: list[str | int] = []
         for child in node["children"]:
-            more = _path_steps(child)
+            more = path_steps(child)
             if more is None:
                 return None
             steps.extend(more)
@@ -140,7 +142,7 @@ def _sequence(node: _Node) -> Evaluator:
     parts: list[Evaluator] = []
     pending: list[str | int] = []
     for child in node["children"]:
-        steps = _path_steps(child)
+        steps = path_steps(child)
         if steps is not None:
             pending.extend(steps)
             continue
