@@ -31,39 +31,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from .arguments import decode_arguments
-from .jmespath_closures import path_steps
-from .toolcall import ToolCall, copy_json
+from .jmespath_closures import element_of, field_of, path_steps
+from .toolcall import ToolCall, copy_json, id_text
 from .wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 
 __all__ = ["FastExtract", "build_fast_extract", "source_code"]
 
 FastExtract = Callable[[dict[str, Any]], "list[ToolCall] | None"]
-
-
-def _get(value: Any, key: str) -> Any:
-    """A field of a dict subclass (exact dicts are read inline), else null."""
-    return value.get(key) if isinstance(value, dict) else None
-
-
-def _id_text(value: Any) -> str:
-    """A non-str id as the interpreter spells it (numbers as text, the rest empty)."""
-    if value is None or type(value) is bool:
-        return ""
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else str(value)
-    return ""
-
-
-def _index(value: Any, index: int) -> Any:
-    """An element of a list subclass, or of a list too short (exact lists are read inline)."""
-    if not isinstance(value, list):
-        return None
-    try:
-        return value[index]
-    except IndexError:
-        return None
 
 
 def _field_steps(node: Mapping[str, Any]) -> list[str] | None:
@@ -360,9 +334,9 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
     namespace: dict[str, Any] = {
         "__builtins__": {"type": type, "dict": dict, "list": list, "str": str, "len": len,
                          "Exception": Exception},
-        "_get": _get,
-        "_index": _index,
-        "_id_text": _id_text,
+        "_get": field_of,
+        "_index": element_of,
+        "_id_text": id_text,
         "_decode": decode_arguments,
         "_copy": copy_json,
         "_trusted": ToolCall._trusted,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .arguments import decode_arguments, loads_strict
 from .errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from .reply import ItemRecord, Reply, SkippedItem
-from .toolcall import ServerToolCall, ToolCall, copy_json
+from .toolcall import ServerToolCall, ToolCall, copy_json, id_text
 from .wirespec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
 
 if TYPE_CHECKING:
@@ -153,16 +153,8 @@ def _call(entry: CallEntry, item: dict[str, Any]) -> ToolCall | str:
         arguments = copy_json(raw)
     call_id: Any = entry.id.evaluate(item) if entry.id is not None else None
     if type(call_id) is not str:
-        call_id = "" if call_id is None or type(call_id) is bool else _scalar_text(call_id)
+        call_id = id_text(call_id)
     return ToolCall._trusted(name, arguments, call_id, undecodable, error)
-
-
-def _scalar_text(value: Any) -> str:
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value) if isinstance(value, float) else ""
 
 
 def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:

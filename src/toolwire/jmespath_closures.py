@@ -34,7 +34,8 @@ from .jmespath_functions import FUNCTIONS, SIGNATURES, call_problem, failed
 from .jmespath_values import EvaluationError, comparable, equals, is_number, is_true, type_name
 
 __all__ = [
-    "SIGNATURES", "EvaluationError", "Evaluator", "call_problem", "compile_ast", "path_steps",
+    "SIGNATURES", "EvaluationError", "Evaluator", "call_problem", "compile_ast", "element_of",
+    "field_of", "path_steps",
 ]
 
 Evaluator = Callable[[Any], Any]
@@ -83,7 +84,7 @@ def _compile_path(steps: Sequence[str | int]) -> Evaluator:
         return _field_chain(*names)
     if len(steps) == 1 and isinstance(steps[0], int):
         i = steps[0]
-        return lambda d: _index(d, i)
+        return lambda d: element_of(d, i)
     chain: tuple[tuple[bool, Any], ...] = tuple((isinstance(s, str), s) for s in steps)
 
     def path(d: Any) -> Any:
@@ -108,27 +109,29 @@ def _compile_path(steps: Sequence[str | int]) -> Evaluator:
 def _field_chain(a: str, b: str | None = None, c: str | None = None) -> Evaluator:
     """`a`, `a.b`, `a.b.c` unrolled: the shapes most spec expressions take."""
     if b is None:
-        return lambda d: d.get(a) if type(d) is dict else _get(d, a)
+        return lambda d: d.get(a) if type(d) is dict else field_of(d, a)
     if c is None:
         def field2(d: Any) -> Any:
-            d = d.get(a) if type(d) is dict else _get(d, a)
-            return d.get(b) if type(d) is dict else _get(d, b)
+            d = d.get(a) if type(d) is dict else field_of(d, a)
+            return d.get(b) if type(d) is dict else field_of(d, b)
 
         return field2
 
     def field3(d: Any) -> Any:
-        d = d.get(a) if type(d) is dict else _get(d, a)
-        d = d.get(b) if type(d) is dict else _get(d, b)
-        return d.get(c) if type(d) is dict else _get(d, c)
+        d = d.get(a) if type(d) is dict else field_of(d, a)
+        d = d.get(b) if type(d) is dict else field_of(d, b)
+        return d.get(c) if type(d) is dict else field_of(d, c)
 
     return field3
 
 
-def _get(value: Any, key: str) -> Any:
+def field_of(value: Any, key: str) -> Any:
+    """A field of any dict (a subclass too), else null: JMESPath's field on one value."""
     return value.get(key) if isinstance(value, dict) else None
 
 
-def _index(value: Any, i: int) -> Any:
+def element_of(value: Any, i: int) -> Any:
+    """An element of any list (negative indexes count from the end), else null."""
     if not isinstance(value, list):
         return None
     try:

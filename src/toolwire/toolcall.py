@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from .arguments import decode_arguments
 
-__all__ = ["ServerToolCall", "ToolCall", "copy_json"]
+__all__ = ["ServerToolCall", "ToolCall", "copy_json", "id_text"]
 
 
 def copy_json(value: Any) -> Any:
@@ -29,6 +29,20 @@ def copy_json(value: Any) -> Any:
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def id_text(value: Any) -> str:
+    """A provider's id as a ``ToolCall`` keeps it: a string as sent, a number as its
+    decimal text (``12``, ``12.0`` → ``"12"``), anything else (null, a boolean) ``""``."""
+    if type(value) is str:
+        return value
+    if value is None or type(value) is bool:
+        return ""
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
+    return ""
 
 
 def _copy_recursive(value: Any) -> Any:
