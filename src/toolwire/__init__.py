@@ -61,11 +61,6 @@ __all__ = [
 ]
 
 
-def _check_format(fmt: object) -> None:
-    if not isinstance(fmt, str):
-        raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
-
-
 def locate(fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:
     """The raw call items the client must execute, unparsed, in response order.
 
@@ -73,7 +68,6 @@ def locate(fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str,
     :class:`UnmappedCall` (an item the client must answer that the spec refuses) and
     :class:`MalformedResponse`.
     """
-    _check_format(fmt)
     return Registry.default().locate(fmt, data, strict=strict)
 
 
@@ -83,7 +77,6 @@ def extract(fmt: str, data: Any, *, strict: bool | None = None) -> list[ToolCall
     ``data`` is a dict or JSON text (str or bytes). ``strict`` overrides the spec's
     ``unknown_items``: True refuses unknown item types, False reports them.
     """
-    _check_format(fmt)
     return Registry.default().extract(fmt, data, strict=strict)
 
 
@@ -99,7 +92,6 @@ def sniff_format(data: Any) -> str | None:
 
 def from_fmt(fmt: str, raw_item: Any) -> ToolCall | None:
     """One raw call item, pinned to a format, as a :class:`ToolCall` (None: no usable name)."""
-    _check_format(fmt)
     return Registry.default().from_fmt(fmt, raw_item)
 
 
@@ -109,14 +101,11 @@ def read(fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
     ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
     runnable, dropped and rejected calls.
     """
-    if fmt is not None:
-        _check_format(fmt)
     return Registry.default().read(fmt, data, strict=strict)
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:
     """Tool calls a model wrote inside its text, in text format ``fmt``: ``(clean_text, calls)``."""
-    _check_format(fmt)
     return Registry.default().extract_from_text(fmt, text, **params)
 
 

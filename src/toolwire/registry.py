@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from _thread import allocate_lock
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import interpreter
 from .errors import SpecError, SpecProblem, UnknownFormat
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 
 SPEC_PATH_VARIABLE = "TOOLWIRE_SPEC_PATH"
+
+_Spec = TypeVar("_Spec")
 
 
 def _spec_files(folder: Path) -> list[Path]:
@@ -78,6 +80,16 @@ def _load_folder(
     if below is not None:
         below.update(resolution.documents)
     return wire, text
+
+
+def _lookup(table: Mapping[str, _Spec], fmt: str) -> _Spec:
+    """``table[fmt]``; a format name that is not a str is the caller's TypeError."""
+    if not isinstance(fmt, str):
+        raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
+    try:
+        return table[fmt]
+    except KeyError:
+        raise UnknownFormat(fmt, table) from None
 
 
 class Registry:
@@ -189,21 +201,11 @@ class Registry:
 
     def spec(self, fmt: str) -> WireSpec:
         """The wire spec of ``fmt``; :class:`UnknownFormat` if there is none."""
-        if not isinstance(fmt, str):
-            raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
-        try:
-            return self._specs[fmt]
-        except KeyError:
-            raise UnknownFormat(fmt, self._specs) from None
+        return _lookup(self._specs, fmt)
 
     def text_spec(self, fmt: str) -> TextSpec:
         """The text spec of ``fmt``; :class:`UnknownFormat` if there is none."""
-        if not isinstance(fmt, str):
-            raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
-        try:
-            return self._text[fmt]
-        except KeyError:
-            raise UnknownFormat(fmt, self._text) from None
+        return _lookup(self._text, fmt)
 
     def specs(self) -> Mapping[str, WireSpec]:
         """All wire specs by format name."""
