@@ -119,7 +119,7 @@ def test_console_script_runs_in_a_subprocess() -> None:
     ],
 )
 def test_plain_extract_reads_as_argparse_does(argv: list[str]) -> None:
-    from toolwire.cli import _parser, _plain_extract
+    from toolwire.cli.main import _parser, _plain_extract
 
     fast = _plain_extract(argv)
     assert fast is not None
@@ -139,6 +139,6 @@ def test_plain_extract_reads_as_argparse_does(argv: list[str]) -> None:
     ],
 )
 def test_plain_extract_leaves_everything_else_to_argparse(argv: list[str]) -> None:
-    from toolwire.cli import _plain_extract
+    from toolwire.cli.main import _plain_extract
 
     assert _plain_extract(argv) is None

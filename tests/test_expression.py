@@ -10,7 +10,8 @@ import jmespath
 import pytest
 from jmespath import functions as jmespath_functions
 
-from toolwire.expression import (
+from toolwire.expression.closures import SIGNATURES
+from toolwire.expression.compiler import (
     MAX_DEPTH,
     MAX_LENGTH,
     STANDARD_FUNCTIONS,
@@ -19,7 +20,6 @@ from toolwire.expression import (
     ExpressionError,
     compile_expression,
 )
-from toolwire.jmespath_closures import SIGNATURES
 
 DOC: dict[str, Any] = {
     "choices": [

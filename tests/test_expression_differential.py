@@ -1,6 +1,6 @@
 """The compiled closures agree with jmespath.py on random documents and expressions.
 
-jmespath.py is the reference semantics; the closures in ``toolwire.jmespath_closures``
+jmespath.py is the reference semantics; the closures in ``toolwire.expression.closures``
 must give the very same JSON value, or raise where it raises. Expressions are built from
 a grammar of the portable subset, their fields drawn from the keys the documents use.
 """

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from toolwire import Registry, SpecError
-from toolwire.spec_loader import load_wire_spec
-from toolwire.wirespec import WireSpec
+from toolwire.spec import load_wire_spec
+from toolwire.spec.wirespec import WireSpec
 
 BASE = """\
 spec_version: 1

@@ -22,7 +22,7 @@ import toolwire.registry
 from toolwire import Registry, SpecError
 from toolwire.cli import main as cli_main
 from toolwire.paths import bundled_specs_dir
-from toolwire.spec_loader import load_wire_spec
+from toolwire.spec import load_wire_spec
 
 VALID_HEAD = """\
 spec_version: 1

@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 
-from toolwire import ToolwireError, interpreter
-from toolwire.spec_loader import check_wire_document
-from toolwire.strict_yaml import Document
-from toolwire.wirespec import compile_wire_spec
+from toolwire import ToolwireError
+from toolwire.spec.loader import check_wire_document
+from toolwire.spec.strict_yaml import Document
+from toolwire.spec.wirespec import compile_wire_spec
+from toolwire.wire import interpreter
 
 from conformance import Case, cases, each_test
 

@@ -1,7 +1,7 @@
 """Reading a reply with the bundled specs imports no YAML, JSON Schema or JMESPath parser.
 
 The design keeps those to loading and checking specs: the bundled specs arrive
-precompiled (``src/toolwire/_bundle.json``), so a process that only reads replies never
+precompiled (``src/toolwire/spec/_bundle.json``), so a process that only reads replies never
 pays for them. Checked in a fresh interpreter, where ``sys.modules`` starts clean.
 """
 
@@ -42,7 +42,7 @@ def _loaded_after(code: str) -> dict[str, object]:
 
 
 def test_the_bundle_is_fresh_for_these_tests() -> None:
-    from toolwire.bundle import load_bundled_specs
+    from toolwire.spec.bundle import load_bundled_specs
 
     assert load_bundled_specs() is not None, "stale bundle: run python tools/gen_bundle.py"
 

@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from test_properties import mutated_responses
 
 import toolwire
-from toolwire import Registry, ToolwireError, UnmappedCall, interpreter
-from toolwire.wirespec import CallEntry, Entry, RefuseEntry, WireSpec, compile_wire_spec
+from toolwire import Registry, ToolwireError, UnmappedCall
+from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec, compile_wire_spec
+from toolwire.wire import interpreter
 
 from conformance import cases, each_test
 

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from toolwire import MalformedResponse, Registry, interpreter
-from toolwire.wirespec import WireSpec
+from toolwire import MalformedResponse, Registry
+from toolwire.spec.wirespec import WireSpec
+from toolwire.wire import interpreter
 
 from conformance import ROOT, SUITE, cases, each_test
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from toolwire import SpecError
-from toolwire.spec_loader import load_wire_spec
+from toolwire.spec import load_wire_spec
 
 from conformance import Case, cases
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolwire import strict_yaml
+from toolwire.spec import strict_yaml
 from toolwire.text import TextSpec, compile_text_spec, extract_text, load_text_spec
 from toolwire.toolcall import ToolCall
 

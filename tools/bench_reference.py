@@ -25,8 +25,8 @@ import jmespath
 
 from toolwire import MalformedResponse, ToolCall, UnknownItemType, UnmappedCall
 from toolwire.arguments import decode_arguments
+from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 from toolwire.toolcall import copy_json
-from toolwire.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 
 __all__ = ["REFERENCES", "naive_extract", "reference_for"]
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from toolwire import Registry
-from toolwire.wirespec import WireSpec
+from toolwire.spec.wirespec import WireSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "specs" / "conformance"

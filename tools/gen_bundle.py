@@ -1,10 +1,10 @@
-"""Regenerate ``src/toolwire/_bundle.json``: the bundled wire specs, precompiled.
+"""Regenerate ``src/toolwire/spec/_bundle.json``: the bundled wire specs, precompiled.
 
     python tools/gen_bundle.py          # write the bundle
     python tools/gen_bundle.py --check  # exit 1 if the checked-in bundle is stale
 
 Loads every bundled wire spec the slow way (strict YAML, meta-schema, ``extends``
-resolution, JMESPath parser) and writes what :mod:`toolwire.bundle` needs to rebuild the
+resolution, JMESPath parser) and writes what :mod:`toolwire.spec.bundle` needs to rebuild the
 same specs without any of that: each spec's resolved data, the AST of every expression,
 and a checksum of each source file. Run it after editing anything under ``specs/wire``;
 ``tests/test_bundle.py`` fails until you do.
@@ -21,14 +21,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from toolwire.bundle import (  # noqa: E402
+from toolwire.paths import bundled_specs_dir  # noqa: E402
+from toolwire.registry import Registry  # noqa: E402
+from toolwire.spec.bundle import (  # noqa: E402
     BUNDLE_PATH,
     BUNDLE_VERSION,
     source_checksums,
     spec_expressions,
 )
-from toolwire.paths import bundled_specs_dir  # noqa: E402
-from toolwire.registry import Registry  # noqa: E402
 
 COMMAND = "python tools/gen_bundle.py"
 

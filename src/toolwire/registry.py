@@ -16,18 +16,17 @@ from _thread import allocate_lock
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import interpreter
 from .errors import SpecError, SpecProblem, UnknownFormat
-from .interpreter import coerce_response
 from .paths import bundled_specs_dir
 from .reply import Reply
+from .spec import WireSpec, compile_wire_spec
 from .toolcall import ToolCall
-from .wirespec import WireSpec, compile_wire_spec
+from .wire import coerce_response, interpreter
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .strict_yaml import Document
+    from .spec import Document
     from .text import TextSpec
 
 __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
@@ -54,9 +53,8 @@ def _load_folder(
     resolved specs of the folders loaded before, which then gain this folder's.
     """
     # Imported here: the YAML path (strict YAML, meta-schema, extends) costs a process
-    # tens of milliseconds, and the bundled specs do without it (toolwire.bundle).
-    from .spec_extends import compiled_data, resolve_layer
-    from .spec_loader import read_document
+    # tens of milliseconds, and the bundled specs do without it (toolwire.spec.bundle).
+    from .spec import compiled_data, read_document, resolve_layer
 
     text: list[TextSpec] = []
     problems: list[SpecProblem] = []
@@ -126,11 +124,11 @@ class Registry:
     def bundled(cls) -> Registry:
         """The specs that ship with toolwire, and nothing else.
 
-        The wire specs come precompiled from the bundle (:mod:`toolwire.bundle`) unless
+        The wire specs come precompiled from the bundle (:mod:`toolwire.spec.bundle`) unless
         it is stale, and the text specs load on first use: reading a reply then needs
         no YAML, no JSON Schema and no JMESPath parser.
         """
-        from .bundle import load_bundled_specs
+        from .spec import load_bundled_specs
 
         wire = load_bundled_specs()
         if wire is None:

@@ -37,10 +37,10 @@ def import_instrumented() -> Any:
         import yaml  # noqa: F401
 
         import toolwire
-        import toolwire.interpreter
-        import toolwire.spec_loader
-        import toolwire.strict_yaml
-        import toolwire.wirespec
+        import toolwire.spec.loader
+        import toolwire.spec.strict_yaml
+        import toolwire.spec.wirespec
+        import toolwire.wire.interpreter
 
         with contextlib.suppress(ImportError):  # the text formats, once they exist
             import toolwire.text

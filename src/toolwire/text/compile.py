@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import SpecError
 from ..expression import Expression
-from ..strict_yaml import Document
+from ..spec import Document
 from .rules import check_rules
 from .spec import ParamSpec, TextSpec
 from .templates import Template
@@ -25,7 +25,7 @@ __all__ = ["compile_text_spec", "load_text_spec"]
 
 
 def compile_text_spec(document: Document) -> TextSpec:
-    """Check ``document`` (from :func:`toolwire.strict_yaml.load`) and compile it.
+    """Check ``document`` (from :func:`toolwire.spec.strict_yaml.load`) and compile it.
 
     Raises :class:`SpecError` with every problem found, located and coded.
     """
@@ -59,6 +59,6 @@ def _param_specs(data: dict[str, Any]) -> dict[str, ParamSpec]:
 
 def load_text_spec(path: str | Path) -> TextSpec:
     """Read, check and compile the text spec file at ``path``."""
-    from ..spec_loader import read_document
+    from ..spec import read_document
 
     return compile_text_spec(read_document(path))

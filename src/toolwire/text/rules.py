@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from ..errors import SpecProblem
 from ..expression import Expression, ExpressionError, compile_expression
-from ..strict_yaml import Document, escape_pointer
+from ..spec import Document, escape_pointer
 from .layout import expressions, markers, objects
 from .templates import Template, TemplateError, parse_template
 

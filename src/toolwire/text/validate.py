@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from ..errors import SpecProblem
 from ..paths import bundled_specs_dir
-from ..strict_yaml import Document, escape_pointer
+from ..spec import Document, escape_pointer
 
 __all__ = ["SCHEMA_NAME", "schema_problems"]
 

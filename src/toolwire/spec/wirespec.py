@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal
 
-from ._record import Record, setfield
-from .expression import Expression, compile_expression
+from .._record import Record, setfield
+from ..expression import Expression, compile_expression
 
 __all__ = [
     "KINDS",
@@ -162,7 +162,7 @@ class WireSpec(Record):
     """A loaded, compiled wire spec.
 
     ``data`` is the spec's validated data, kept for tools; ``fast`` caches the generated
-    extract functions (:mod:`toolwire.fastpath`) by ``strict`` (None: the spec's own
+    extract functions (:mod:`toolwire.wire.fastpath`) by ``strict`` (None: the spec's own
     ``unknown_items``), built on first use. Neither is part of the spec's value.
     """
 
@@ -245,7 +245,7 @@ def _type_of(source: Mapping[str, Any]) -> TypeOf:
             # unknown part is reported (or refused) under a name a reader can look up —
             # but as an UnlistedKey, which no entry matches even where the key is some
             # entry's type: the item stays unknown (specs/README.md §1.1), as in the
-            # generated extract (toolwire.fastpath).
+            # generated extract (toolwire.wire.fastpath).
             for key, value in item.items():
                 if value is not None:
                     return UnlistedKey(key)
@@ -298,10 +298,10 @@ def _entry(kind: Kind, index: int, data: Mapping[str, Any], compiler: Compile) -
 def compile_wire_spec(
     data: Mapping[str, Any], path: str = "", *, compiler: Compile = compile_expression
 ) -> WireSpec:
-    """Compile validated spec data (see :func:`toolwire.spec_loader.check_wire_data`).
+    """Compile validated spec data (see :func:`toolwire.spec.loader.check_wire_data`).
 
     ``compiler`` turns an expression's source into an :class:`Expression`; the bundle
-    (:mod:`toolwire.bundle`) passes one that reuses ASTs parsed when it was generated.
+    (:mod:`toolwire.spec.bundle`) passes one that reuses ASTs parsed when it was generated.
     """
     entries = tuple(
         _entry(kind, index, entry, compiler)

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Final
 
-from .paths import bundled_specs_dir
+from ..paths import bundled_specs_dir
 from .wirespec import CallEntry, WireSpec
 
 __all__ = ["FORMAT_PATTERN", "render_skeleton", "schema_reference"]

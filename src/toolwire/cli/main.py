@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
-from .errors import SpecError, ToolwireError
-from .paths import bundled_specs_dir, bundled_specs_path
-from .registry import Registry, _spec_files
+from ..errors import SpecError, ToolwireError
+from ..paths import bundled_specs_dir, bundled_specs_path
+from ..registry import Registry, _spec_files
 
 if TYPE_CHECKING:
     import argparse
@@ -135,7 +135,7 @@ def _cmd_specs_new(args: argparse.Namespace, registry: Registry, out: TextIO) ->
     import re
     from pathlib import Path
 
-    from .skeleton import FORMAT_PATTERN, render_skeleton
+    from ..spec import FORMAT_PATTERN, render_skeleton
 
     if not re.match(FORMAT_PATTERN, args.name) or len(args.name) > 64:
         raise _UsageError(f"a format name matches {FORMAT_PATTERN}, not {args.name!r}")
@@ -298,6 +298,3 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         print(f"toolwire: usage: {exc}", file=sys.stderr)
         return 2
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

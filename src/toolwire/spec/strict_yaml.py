@@ -24,7 +24,7 @@ from typing import Any, Final
 
 import yaml
 
-from .errors import SpecError, SpecProblem
+from ..errors import SpecError, SpecProblem
 
 __all__ = ["MAX_DEPTH", "Document", "escape_pointer", "load"]
 

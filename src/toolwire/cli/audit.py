@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from .registry import Registry
-from .wirespec import CallEntry, Entry, WireSpec
+from ..registry import Registry
+from ..spec import CallEntry, Entry, WireSpec
 
 __all__ = ["COLUMNS", "format_row", "formats_markdown", "formats_table"]
 

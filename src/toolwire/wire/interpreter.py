@@ -4,7 +4,7 @@ It walks the response's items in response order (each source's list, each nested
 right after its parent item), matches each item against the spec's entries —
 refusals first, then calls, server-side calls, ignored types — and either builds
 values or fails closed. It imports neither YAML nor JSON Schema: specs arrive here
-compiled (:mod:`toolwire.wirespec`).
+compiled (:mod:`toolwire.spec.wirespec`).
 
 Item indexes in errors and records are the position of the top-level item in its
 source's list; a nested item carries its parent's index, and ``location`` spells the
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .arguments import decode_arguments, loads_strict
-from .errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
-from .reply import ItemRecord, Reply, SkippedItem
-from .toolcall import ServerToolCall, ToolCall, copy_json, id_text
-from .wirespec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
+from ..arguments import decode_arguments, loads_strict
+from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
+from ..reply import ItemRecord, Reply, SkippedItem
+from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
+from ..toolcall import ServerToolCall, ToolCall, copy_json, id_text
 
 if TYPE_CHECKING:
     from .fastpath import FastExtract
@@ -175,7 +175,7 @@ def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[s
 def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolCall]:
     """One :class:`ToolCall` per located call item that has a usable name.
 
-    The spec's generated extract function (:mod:`toolwire.fastpath`) answers the regular
+    The spec's generated extract function (:mod:`toolwire.wire.fastpath`) answers the regular
     case; when it declines (``None``), the walk below answers, or raises the exact error.
     """
     response = data if type(data) is dict else coerce_response(data, spec.format)

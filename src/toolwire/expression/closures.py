@@ -19,7 +19,7 @@ either evaluator (``tests/test_expression_differential.py`` holds them to it):
 Where jmespath.py raises at run time (a function argument of the wrong type, a Python
 ``TypeError`` or ``ValueError`` underneath), the closures raise :class:`EvaluationError`.
 
-Precondition: the AST passed :func:`toolwire.expression.check_portable` (node shapes,
+Precondition: the AST passed :func:`toolwire.expression.compiler.check_portable` (node shapes,
 arity, ``&expr`` placement, nesting depth); the closures recurse only as deep as the
 expression nests, never per level of the document.
 """
@@ -30,8 +30,8 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from .jmespath_functions import FUNCTIONS, SIGNATURES, call_problem, failed
-from .jmespath_values import EvaluationError, comparable, equals, is_number, is_true, type_name
+from .functions import FUNCTIONS, SIGNATURES, call_problem, failed
+from .values import EvaluationError, comparable, equals, is_number, is_true, type_name
 
 __all__ = [
     "SIGNATURES", "EvaluationError", "Evaluator", "call_problem", "compile_ast", "element_of",

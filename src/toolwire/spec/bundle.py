@@ -22,8 +22,8 @@ import zlib
 from collections.abc import Iterator
 from typing import Any, Final
 
-from .expression import Expression
-from .paths import bundled_specs_path
+from ..expression import Expression
+from ..paths import bundled_specs_path
 from .wirespec import CallEntry, ServerEntry, WireSpec, compile_wire_spec
 
 __all__ = [

@@ -8,7 +8,7 @@ lists them too):
 ======================  ===============================================================
 rule                    meaning
 ======================  ===============================================================
-``yaml-*``              the YAML itself (see :mod:`toolwire.strict_yaml`)
+``yaml-*``              the YAML itself (see :mod:`toolwire.spec.strict_yaml`)
 ``not-a-mapping``       the file is not a YAML mapping
 ``unknown-key``         a key the language does not define (``x-`` keys excepted)
 ``missing-key``         a required key is absent
@@ -20,7 +20,7 @@ rule                    meaning
 ``when-required``       a type listed more than once lacks ``when`` on some entry
 ``expression-syntax``   an expression does not parse
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
-``extends-*``           ``extends`` resolution (see :mod:`toolwire.spec_extends`)
+``extends-*``           ``extends`` resolution (see :mod:`toolwire.spec.extends`)
 ======================  ===============================================================
 
 ``jsonschema`` is imported here only, and only when a spec is checked.
@@ -35,14 +35,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..errors import SpecError, SpecProblem
+from ..expression import ExpressionError, compile_expression
+from ..paths import bundled_specs_dir
 from . import strict_yaml
-from .errors import SpecError, SpecProblem
-from .expression import ExpressionError, compile_expression
-from .paths import bundled_specs_dir
 from .strict_yaml import Document, escape_pointer
-from .wirespec import KINDS, WireSpec, compile_wire_spec
+from .wirespec import KINDS
 
-__all__ = ["check_wire_document", "load_wire_spec", "read_document"]
+__all__ = ["check_wire_document", "read_document"]
 
 SUPPORTED_VERSIONS = frozenset({1})
 
@@ -204,7 +204,7 @@ def check_wire_document(
     """Every problem of a wire spec document; empty when it is valid.
 
     ``expressions=False`` skips compiling the expressions: a spec merged by ``extends``
-    (:mod:`toolwire.spec_extends`) holds only expressions its own files were checked for.
+    (:mod:`toolwire.spec.extends`) holds only expressions its own files were checked for.
     """
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__ if doc.data is not None else "empty"
@@ -214,12 +214,3 @@ def check_wire_document(
         problems.extend(_expression_problems(doc))
     problems.extend(_rule_problems(doc, expected_format))
     return problems
-
-
-def load_wire_spec(path: str | Path) -> WireSpec:
-    """Load, check and compile one wire spec file; raise :class:`SpecError` if it is bad."""
-    from .spec_extends import compiled_data, resolve_file
-
-    path = Path(path)
-    resolved = resolve_file(path, read_document(path))
-    return compile_wire_spec(compiled_data(resolved), str(path))

@@ -1,6 +1,6 @@
 """``extract`` for one spec as generated Python: the interpreter's work, minus interpreting.
 
-The interpreter (:mod:`toolwire.interpreter`) walks a spec's tables for every item: it
+The interpreter (:mod:`toolwire.wire.interpreter`) walks a spec's tables for every item: it
 calls the type reader, looks the type up, loops over candidate entries and calls one
 closure per field. All of that is fixed once the spec is loaded, so for ``extract`` this
 module writes it out once per spec as straight-line Python — the dict-walking code one
@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from .arguments import decode_arguments
-from .jmespath_closures import element_of, field_of, path_steps
-from .toolcall import ToolCall, copy_json, id_text
-from .wirespec import CallEntry, Entry, RefuseEntry, WireSpec
+from ..arguments import decode_arguments
+from ..expression import element_of, field_of, path_steps
+from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
+from ..toolcall import ToolCall, copy_json, id_text
 
 __all__ = ["FastExtract", "build_fast_extract", "source_code"]
 

@@ -40,9 +40,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from .errors import SpecError, SpecProblem
-from .paths import bundled_specs_dir
-from .spec_loader import check_wire_document, read_document
+from ..errors import SpecError, SpecProblem
+from ..paths import bundled_specs_dir
+from .loader import check_wire_document, read_document
 from .strict_yaml import Document, escape_pointer
 
 __all__ = [

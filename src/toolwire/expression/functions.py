@@ -1,7 +1,7 @@
 """The JMESPath standard functions, with jmespath.py 1.1.0's signatures and type checks.
 
 Each function is a plain Python callable plus a run-time check per parameter, built once;
-the closure compiler (:mod:`toolwire.jmespath_closures`) calls them. Static problems
+the closure compiler (:mod:`toolwire.expression.closures`) calls them. Static problems
 (arity, ``&expr`` placement) are found when a spec loads, by :func:`call_problem`.
 """
 
@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from .jmespath_values import EvaluationError, type_name
+from .values import EvaluationError, type_name
 
 __all__ = ["FUNCTIONS", "SIGNATURES", "call_problem", "failed"]
 

@@ -1,0 +1,7 @@
+"""``python -m toolwire.cli``: the same command as the ``toolwire`` script."""
+
+from __future__ import annotations
+
+from .main import main
+
+raise SystemExit(main())
