@@ -126,3 +126,58 @@ def test_server_tool_call_keeps_a_copy_of_its_item() -> None:
     assert server.to_dict() == {"type": "web_search_call", "id": "ws_1", "status": "completed"}
     with pytest.raises(AttributeError):
         server.id = "x"  # type: ignore[misc]
+
+
+def test_every_new_field_round_trips_through_to_dict_pickle_and_copy() -> None:
+    import copy
+    import pickle
+
+    from toolwire import ArgumentError
+
+    call = ToolCall(
+        "f", {"a": 1}, "x", raw_arguments='{"a": 1}', provider_data={"thoughtSignature": "s"},
+        item_index=2, arguments_invalid=True,
+        arguments_errors=(ArgumentError("/a", "type", "1 is not of type 'string'"),),
+        unknown_tool=True, incomplete=True, arguments_error_code="not-an-object",
+    )
+    data = call.to_dict()
+    assert data["provider_data"] == {"thoughtSignature": "s"}
+    assert data["arguments_errors"] == [
+        {"pointer": "/a", "keyword": "type", "message": "1 is not of type 'string'"}
+    ]
+    assert ToolCall.from_dict(data) == call
+    assert ToolCall.from_dict(data).to_dict() == data
+    assert pickle.loads(pickle.dumps(call)).to_dict() == data
+    assert copy.deepcopy(call).to_dict() == data
+
+
+def test_unset_new_fields_stay_out_of_to_dict() -> None:
+    assert set(ToolCall("f", {}).to_dict()) == {
+        "name", "arguments", "id", "synthetic", "arguments_undecodable"
+    }
+
+
+def test_provenance_is_left_out_of_equality_but_verdicts_are_not() -> None:
+    plain = ToolCall("f", {"a": 1}, "x")
+    assert plain == ToolCall("f", {"a": 1}, "x", raw_arguments='{"a":1}', item_index=4)
+    assert plain != ToolCall("f", {"a": 1}, "x", unknown_tool=True)
+    assert plain != ToolCall("f", {"a": 1}, "x", provider_data={"k": "v"})
+    assert plain != ToolCall("f", {"a": 1}, "x", incomplete=True)
+
+
+def test_provider_data_and_raw_arguments_cannot_be_changed_through_a_read() -> None:
+    call = ToolCall("f", {}, provider_data={"k": {"n": 1}}, raw_arguments={"a": [1]})
+    with pytest.raises(TypeError):
+        call.provider_data["k"] = 2  # type: ignore[index]
+    call.provider_data["k"]["n"] = 9
+    call.raw_arguments["a"].append(2)
+    assert call.to_dict()["provider_data"] == {"k": {"n": 1}}
+    assert call.raw_arguments == {"a": [1]}
+
+
+def test_replace_changes_one_field_and_checks_the_rest() -> None:
+    call = ToolCall("f", {"a": 1}, "x")
+    assert call.replace(unknown_tool=True).unknown_tool is True
+    assert call.replace(unknown_tool=True).arguments == {"a": 1}
+    with pytest.raises(TypeError):
+        call.replace(colour="red")

@@ -30,11 +30,12 @@ from .errors import (
 )
 from .registry import Registry
 from .reply import ItemRecord, Reply, SkippedItem
-from .toolcall import ServerToolCall, ToolCall
+from .toolcall import ArgumentError, ServerToolCall, ToolCall
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ArgumentError",
     "ItemRecord",
     "MalformedResponse",
     "Registry",

@@ -9,11 +9,42 @@ nobody sees until it bites.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, NoReturn
 
+from ._record import Record, setfield
 from .arguments import decode_arguments
 
-__all__ = ["ServerToolCall", "ToolCall", "copy_json", "id_text"]
+__all__ = ["ArgumentError", "ServerToolCall", "ToolCall", "copy_json", "id_text"]
+
+
+class ArgumentError(Record):
+    """One way a call's arguments fail the offered tool's schema.
+
+    ``pointer`` is the JSON pointer of the failing value inside the arguments (``""``
+    for the whole object), ``keyword`` the schema keyword that failed (``required``,
+    ``type``, ``enum``…), ``message`` a sentence for the model to read.
+    """
+
+    __slots__ = ("keyword", "message", "pointer")
+    pointer: str
+    keyword: str
+    message: str
+
+    def __init__(self, pointer: str, keyword: str, message: str) -> None:
+        setfield(self, "pointer", pointer)
+        setfield(self, "keyword", keyword)
+        setfield(self, "message", message)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"pointer": self.pointer, "keyword": self.keyword, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ArgumentError:
+        unknown = set(data) - {"pointer", "keyword", "message"}
+        if unknown:
+            raise ValueError(f"ArgumentError.from_dict: unknown keys {sorted(unknown)}")
+        return cls(str(data["pointer"]), str(data["keyword"]), str(data["message"]))
 
 
 def copy_json(value: Any) -> Any:
@@ -105,12 +136,24 @@ class ToolCall:
 
     ``name`` is never empty; ``id`` is the provider's id exactly as sent (``""`` when
     it sent none); ``synthetic`` marks a call toolwire made up (a forced tool answered
-    through a response format); ``arguments_undecodable`` and ``arguments_error`` say
-    that the raw arguments were not a JSON object, and why.
+    through a response format); ``arguments_undecodable``, ``arguments_error`` and its
+    stable ``arguments_error_code`` say that the raw arguments were not a JSON object,
+    and why.
+
+    Beyond those: ``provider_data`` holds what the provider needs back on the next turn
+    (a Gemini thought signature, a Responses item id); ``unknown_tool``,
+    ``arguments_invalid`` and ``arguments_errors`` are the verdict of a check against
+    the tools the request offered; ``incomplete`` marks a streamed call whose end never
+    arrived. ``raw_arguments`` (the arguments exactly as sent) and ``item_index`` (where
+    the call's item stood in the reply) record provenance: they are kept and serialised,
+    but two calls that say the same thing compare equal whatever their provenance.
     """
 
     __slots__ = (
-        "_arguments", "arguments_error", "arguments_undecodable", "id", "name", "synthetic",
+        "_arguments", "_provider_data", "_raw_arguments", "arguments_error",
+        "arguments_error_code", "arguments_errors", "arguments_invalid",
+        "arguments_undecodable", "id", "incomplete", "item_index", "name", "synthetic",
+        "unknown_tool",
     )
 
     name: str
@@ -118,7 +161,15 @@ class ToolCall:
     synthetic: bool
     arguments_undecodable: bool
     arguments_error: str | None
+    arguments_error_code: str | None
+    arguments_invalid: bool
+    arguments_errors: tuple[ArgumentError, ...]
+    unknown_tool: bool
+    incomplete: bool
+    item_index: int | None
     _arguments: dict[str, Any]
+    _raw_arguments: Any
+    _provider_data: dict[str, Any] | None
 
     def __init__(
         self,
@@ -129,6 +180,14 @@ class ToolCall:
         synthetic: bool = False,
         arguments_undecodable: bool = False,
         arguments_error: str | None = None,
+        arguments_error_code: str | None = None,
+        raw_arguments: Any = None,
+        provider_data: Mapping[str, Any] | None = None,
+        item_index: int | None = None,
+        arguments_invalid: bool = False,
+        arguments_errors: tuple[ArgumentError, ...] = (),
+        unknown_tool: bool = False,
+        incomplete: bool = False,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise ValueError(f"ToolCall name must be a non-empty str, not {name!r}")
@@ -143,6 +202,14 @@ class ToolCall:
             raise TypeError(f"ToolCall id must be a str, not {type(id).__name__}")
         if arguments_error is not None and not isinstance(arguments_error, str):
             raise TypeError("ToolCall arguments_error must be a str or None")
+        if arguments_error_code is not None and not isinstance(arguments_error_code, str):
+            raise TypeError("ToolCall arguments_error_code must be a str or None")
+        if provider_data is not None and not isinstance(provider_data, Mapping):
+            raise TypeError("ToolCall provider_data must be a mapping or None")
+        if item_index is not None and (type(item_index) is not int or item_index < 0):
+            raise TypeError("ToolCall item_index must be a non-negative int or None")
+        if not all(isinstance(e, ArgumentError) for e in arguments_errors):
+            raise TypeError("ToolCall arguments_errors must hold ArgumentError values")
         setter = object.__setattr__
         setter(self, "name", name)
         setter(self, "_arguments", copy_json(dict(arguments)))
@@ -150,6 +217,14 @@ class ToolCall:
         setter(self, "synthetic", bool(synthetic))
         setter(self, "arguments_undecodable", bool(arguments_undecodable))
         setter(self, "arguments_error", arguments_error)
+        setter(self, "arguments_error_code", arguments_error_code)
+        setter(self, "_raw_arguments", copy_json(raw_arguments))
+        setter(self, "_provider_data", copy_json(dict(provider_data)) if provider_data else None)
+        setter(self, "item_index", item_index)
+        setter(self, "arguments_invalid", bool(arguments_invalid))
+        setter(self, "arguments_errors", tuple(arguments_errors))
+        setter(self, "unknown_tool", bool(unknown_tool))
+        setter(self, "incomplete", bool(incomplete))
 
     @classmethod
     def from_raw(
@@ -187,7 +262,53 @@ class ToolCall:
         _SET_SYNTHETIC(call, False)
         _SET_UNDECODABLE(call, undecodable)
         _SET_ERROR(call, error)
+        _SET_ERROR_CODE(call, None)
+        _SET_RAW(call, None)
+        _SET_PROVIDER_DATA(call, None)
+        _SET_ITEM_INDEX(call, None)
+        _SET_INVALID(call, False)
+        _SET_ERRORS(call, ())
+        _SET_UNKNOWN_TOOL(call, False)
+        _SET_INCOMPLETE(call, False)
         return call
+
+    def replace(self, **changes: Any) -> ToolCall:
+        """A copy with some fields changed (as ``dataclasses.replace``), checked as new."""
+        data = self._fields_dict()
+        unknown = set(changes) - set(data)
+        if unknown:
+            raise TypeError(f"ToolCall.replace: unknown fields {sorted(unknown)}")
+        data.update(changes)
+        return ToolCall(**data)
+
+    def _fields_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "arguments": self._arguments,
+            "id": self.id,
+            "synthetic": self.synthetic,
+            "arguments_undecodable": self.arguments_undecodable,
+            "arguments_error": self.arguments_error,
+            "arguments_error_code": self.arguments_error_code,
+            "raw_arguments": self._raw_arguments,
+            "provider_data": self._provider_data,
+            "item_index": self.item_index,
+            "arguments_invalid": self.arguments_invalid,
+            "arguments_errors": self.arguments_errors,
+            "unknown_tool": self.unknown_tool,
+            "incomplete": self.incomplete,
+        }
+
+    @property
+    def raw_arguments(self) -> Any:
+        """The arguments exactly as the provider sent them (a str or a JSON value), or
+        ``None`` where nobody recorded them: a fresh copy on every read."""
+        return copy_json(self._raw_arguments)
+
+    @property
+    def provider_data(self) -> Mapping[str, Any]:
+        """What the provider needs back with this call, read-only (empty when none)."""
+        return MappingProxyType(copy_json(self._provider_data) if self._provider_data else {})
 
     @property
     def arguments(self) -> dict[str, Any]:
@@ -201,6 +322,8 @@ class ToolCall:
         raise AttributeError(f"ToolCall is immutable; cannot delete {key!r}")
 
     def _key(self) -> tuple[object, ...]:
+        # The arguments second: __eq__ compares them by hand when they nest too deep.
+        # raw_arguments and item_index are provenance, left out (see the class docstring).
         return (
             self.name,
             self._arguments,
@@ -208,6 +331,12 @@ class ToolCall:
             self.synthetic,
             self.arguments_undecodable,
             self.arguments_error,
+            self.arguments_error_code,
+            self._provider_data or None,
+            self.arguments_invalid,
+            self.arguments_errors,
+            self.unknown_tool,
+            self.incomplete,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -230,6 +359,12 @@ class ToolCall:
             extra += ", synthetic=True"
         if self.arguments_undecodable:
             extra += f", arguments_undecodable=True, arguments_error={self.arguments_error!r}"
+        if self.unknown_tool:
+            extra += ", unknown_tool=True"
+        if self.arguments_invalid:
+            extra += f", arguments_invalid=True, arguments_errors={self.arguments_errors!r}"
+        if self.incomplete:
+            extra += ", incomplete=True"
         try:
             arguments = repr(self._arguments)
         except RecursionError:
@@ -246,7 +381,8 @@ class ToolCall:
         return (ToolCall.from_dict, (self.to_dict(),))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data; always carries ``synthetic`` and ``arguments_undecodable``."""
+        """JSON-ready data; always carries ``synthetic`` and ``arguments_undecodable``,
+        and every other field whenever it is set (not its default)."""
         data: dict[str, Any] = {
             "name": self.name,
             "arguments": copy_json(self._arguments),
@@ -256,6 +392,21 @@ class ToolCall:
         }
         if self.arguments_error is not None:
             data["arguments_error"] = self.arguments_error
+        if self.arguments_error_code is not None:
+            data["arguments_error_code"] = self.arguments_error_code
+        if self.unknown_tool:
+            data["unknown_tool"] = True
+        if self.arguments_invalid:
+            data["arguments_invalid"] = True
+            data["arguments_errors"] = [e.to_dict() for e in self.arguments_errors]
+        if self.incomplete:
+            data["incomplete"] = True
+        if self._provider_data:
+            data["provider_data"] = copy_json(self._provider_data)
+        if self._raw_arguments is not None:
+            data["raw_arguments"] = copy_json(self._raw_arguments)
+        if self.item_index is not None:
+            data["item_index"] = self.item_index
         return data
 
     @classmethod
@@ -268,6 +419,9 @@ class ToolCall:
             raise ValueError(f"ToolCall.from_dict: unknown keys {sorted(unknown)}")
         if "name" not in data:
             raise ValueError("ToolCall.from_dict: 'name' is required")
+        errors = data.get("arguments_errors") or ()
+        if not isinstance(errors, (list, tuple)):
+            raise TypeError("ToolCall.from_dict: 'arguments_errors' must be a list")
         return cls(
             data["name"],
             data.get("arguments") or {},
@@ -275,19 +429,39 @@ class ToolCall:
             synthetic=data.get("synthetic", False),
             arguments_undecodable=data.get("arguments_undecodable", False),
             arguments_error=data.get("arguments_error"),
+            arguments_error_code=data.get("arguments_error_code"),
+            raw_arguments=data.get("raw_arguments"),
+            provider_data=data.get("provider_data"),
+            item_index=data.get("item_index"),
+            arguments_invalid=data.get("arguments_invalid", False),
+            arguments_errors=tuple(
+                e if isinstance(e, ArgumentError) else ArgumentError.from_dict(e) for e in errors
+            ),
+            unknown_tool=data.get("unknown_tool", False),
+            incomplete=data.get("incomplete", False),
         )
 
 
 _new = object.__new__
-_SET_NAME, _SET_ARGUMENTS, _SET_ID, _SET_SYNTHETIC, _SET_UNDECODABLE, _SET_ERROR = (
+(
+    _SET_NAME, _SET_ARGUMENTS, _SET_ID, _SET_SYNTHETIC, _SET_UNDECODABLE, _SET_ERROR,
+    _SET_ERROR_CODE, _SET_RAW, _SET_PROVIDER_DATA, _SET_ITEM_INDEX, _SET_INVALID, _SET_ERRORS,
+    _SET_UNKNOWN_TOOL, _SET_INCOMPLETE,
+) = (
     ToolCall.__dict__[slot].__set__
     for slot in (
-        "name", "_arguments", "id", "synthetic", "arguments_undecodable", "arguments_error"
+        "name", "_arguments", "id", "synthetic", "arguments_undecodable", "arguments_error",
+        "arguments_error_code", "_raw_arguments", "_provider_data", "item_index",
+        "arguments_invalid", "arguments_errors", "unknown_tool", "incomplete",
     )
 )
 
 _DICT_KEYS = frozenset(
-        {"name", "arguments", "id", "synthetic", "arguments_undecodable", "arguments_error"}
+    {
+        "name", "arguments", "id", "synthetic", "arguments_undecodable", "arguments_error",
+        "arguments_error_code", "raw_arguments", "provider_data", "item_index",
+        "arguments_invalid", "arguments_errors", "unknown_tool", "incomplete",
+    }
 )
 
 
