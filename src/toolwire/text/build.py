@@ -14,10 +14,12 @@ from typing import Any
 from ..expression import Expression
 from .grammar import Grammar
 from .grammar_head import HeadGrammar
-from .grammar_json import JsonGrammar
+from .grammar_json import DEFAULT_CALL_KEYS, JsonGrammar
 from .grammar_pythonic import PythonicGrammar
 from .grammar_xml import XmlGrammar
+from .regions import Region
 from .scanner import Scanner
+from .typed import ALL_TYPES
 
 __all__ = ["build_scanner"]
 
@@ -39,12 +41,32 @@ def build_scanner(
         _grammar(f"/payload/{i}", entry, render, expressions)
         for i, entry in enumerate(data["payload"])
     )
+    bare = None
+    if block.get("bare"):
+        for i, entry in enumerate(data["payload"]):
+            if entry.get("grammar") == "xml-parameters" and "function" in entry:
+                bare = (
+                    render(f"/payload/{i}/function/open"),
+                    render(f"/payload/{i}/function/close"),
+                )
+                break
+    reasoning = tuple(
+        Region(
+            render(f"/reasoning/{i}/open"),
+            render(f"/reasoning/{i}/close"),
+            bool(region.get("open_in_prompt", False)),
+            bool(region.get("calls", False)),
+        )
+        for i, region in enumerate(data.get("reasoning", ()))
+    )
     return Scanner(
         opens=opens,
         close=close,
         payloads=payloads,
         section=section,
         text_start=bool(block.get("text_start", False)),
+        bare=bare,
+        reasoning=reasoning,
     )
 
 
@@ -64,8 +86,10 @@ def _grammar(
             separator=one("separator"),
             when=expressions.get(f"{base}/when"),
             name=expressions[f"{base}/name"],
-            arguments=expressions[f"{base}/arguments"],
+            arguments=expressions.get(f"{base}/arguments"),
             id=expressions.get(f"{base}/id"),
+            arguments_keys=tuple(entry.get("arguments_keys", ())),
+            call_keys=tuple(entry.get("call_keys", DEFAULT_CALL_KEYS)),
         )
     if grammar == "head-json":
         return HeadGrammar(
@@ -99,6 +123,7 @@ def _grammar(
             parameter=parameter,
             value_trim=entry.get("value_trim", "whitespace"),
             values=entry.get("values", "json-or-string"),
+            types=tuple(entry.get("types", ALL_TYPES)),
         )
     if grammar == "pythonic":
         return PythonicGrammar()

@@ -20,16 +20,22 @@ ended. It is told two facts about the slice:
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Final, NamedTuple, Protocol
 
 from ..toolcall import ToolCall
+from .typed import Schemas
 
 __all__ = [
+    "OUT_OF_RANGE",
     "UNFINISHED",
     "Grammar",
+    "OutOfRange",
     "Parsed",
     "decode_json_at",
+    "decode_json_lenient_at",
+    "has_infinity",
     "plausible_name",
     "skip_blanks",
 ]
@@ -54,8 +60,14 @@ class Parsed(NamedTuple):
 class Grammar(Protocol):
     """Reads one block's slice of text."""
 
-    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
-        """The calls ``chunk`` carries, or None when it carries none."""
+    def parse(
+        self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
+    ) -> Parsed | None:
+        """The calls ``chunk`` carries, or None when it carries none.
+
+        ``schemas`` gives a tool's parameters schema by name when the caller passed
+        ``tools=``; grammars whose values are text type them by it (:mod:`.typed`).
+        """
         ...
 
 
@@ -65,15 +77,31 @@ def skip_blanks(text: str, pos: int) -> int:
     return match.end() if match else pos
 
 
+OUT_OF_RANGE: Final = "number out of range"
+"""``arguments_error`` of arguments holding a number beyond the float range (``1e400``)."""
+
+
 class _NonStandard(ValueError):
     """NaN or ±Infinity met while decoding: not JSON."""
+
+
+class OutOfRange(ValueError):
+    """A number literal beyond the float range (``1e400``): it would decode to infinity."""
 
 
 def _refuse(name: str) -> Any:
     raise _NonStandard(f"{name} is not valid JSON")
 
 
-_DECODER: Final = json.JSONDecoder(parse_constant=_refuse)
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise OutOfRange(OUT_OF_RANGE)
+    return value
+
+
+_DECODER: Final = json.JSONDecoder(parse_constant=_refuse, parse_float=_finite)
+_LENIENT: Final = json.JSONDecoder(parse_constant=_refuse)
 
 
 def decode_json_at(text: str, pos: int) -> tuple[Any, int]:
@@ -81,12 +109,40 @@ def decode_json_at(text: str, pos: int) -> tuple[Any, int]:
 
     Raises :class:`ValueError` for text that is not a JSON value there, for NaN and
     Infinity, and for nesting deeper than the interpreter's stack allows (hostile
-    brackets end here, not in a crash).
+    brackets end here, not in a crash); :class:`OutOfRange` (a ``ValueError``) for a
+    number literal beyond the float range, which the decoding table refuses like
+    ``Infinity`` (§1.4).
     """
     try:
         return _DECODER.raw_decode(text, pos)
     except RecursionError:
         raise ValueError("nesting too deep") from None
+
+
+def decode_json_lenient_at(text: str, pos: int) -> tuple[Any, int]:
+    """:func:`decode_json_at`, but a number beyond the float range decodes to infinity.
+
+    Used only after :class:`OutOfRange`, so that the call object around such a number
+    is still read (its name is fine) and only its arguments are refused.
+    """
+    try:
+        return _LENIENT.raw_decode(text, pos)
+    except RecursionError:
+        raise ValueError("nesting too deep") from None
+
+
+def has_infinity(value: Any) -> bool:
+    """Whether a decoded JSON value holds ±infinity anywhere (iteratively: any depth)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and item in (math.inf, -math.inf):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def plausible_name(name: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..arguments import decode_arguments
 from ..toolcall import ToolCall
 from .grammar import UNFINISHED, Parsed, decode_json_at, plausible_name, skip_blanks
+from .typed import Schemas
 
 __all__ = ["HeadGrammar"]
 
@@ -54,7 +55,9 @@ class HeadGrammar:
         self._arguments_prefix = arguments_prefix
         self._arguments_suffix = arguments_suffix
 
-    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
+    def parse(
+        self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
+    ) -> Parsed | None:
         split = self._split(chunk)
         if split is None:
             return None

@@ -1,9 +1,11 @@
 """The ``pythonic`` payload grammar: ``[get_weather(city="Paris"), …]`` (Llama 3.2 / Llama 4).
 
 The block is read by :mod:`toolwire.text.pyliteral` as literals only, never
-evaluated. Anything outside the literal subset leaves the whole block in the text:
-dropping one call of a list and returning the rest would hand the loop a reply the
-model did not write.
+evaluated. A call whose arguments leave the literal subset (bytes, a name, an
+operator) is kept with ``arguments_undecodable`` and the reason, beside the good calls
+of its list: the tool loop answers it with an error instead of never seeing it. A list
+whose structure breaks (an unclosed quote, mismatched brackets, no call name) stays in
+the text whole.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from ..toolcall import ToolCall
 from .grammar import Parsed, skip_blanks
 from .pyliteral import LiteralError, read_call_list
+from .typed import Schemas
 
 __all__ = ["PythonicGrammar"]
 
@@ -20,11 +23,21 @@ class PythonicGrammar:
 
     __slots__ = ()
 
-    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
+    def parse(
+        self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
+    ) -> Parsed | None:
         try:
             calls, end = read_call_list(chunk, skip_blanks(chunk, 0))
         except LiteralError:
             return None
         if fill and chunk[end:].strip():
             return None
-        return Parsed([ToolCall._trusted(name, args, "", False, None) for name, args in calls], end)
+        return Parsed(
+            [
+                ToolCall._trusted(name, {}, "", True, f"not a Python literal: {error}")
+                if arguments is None
+                else ToolCall._trusted(name, arguments, "", False, None)
+                for name, arguments, error in calls
+            ],
+            end,
+        )

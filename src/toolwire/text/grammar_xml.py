@@ -5,9 +5,10 @@ GLM-4.5 writes ``NAME`` on the block's first line, then
 ``<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>`` pairs. Both are plain tags
 found with string search, never with a regular expression.
 
-Values are text. Chat templates write a non-string argument as JSON and a string as
-it is, so with ``values: json-or-string`` a value that is a whole JSON text becomes
-that JSON value; without the tools' schemas that is the best reading of the text
+Values are text. Given the request's tools (``tools=``), each value is typed by its
+parameter's JSON Schema under the spec's ``types`` (:mod:`.typed`). Without them:
+chat templates write a non-string argument as JSON and a string as it is, so with
+``values: json-or-string`` a value that is a whole JSON text becomes that JSON value; without the tools' schemas that is the best reading of the text
 (a string argument that happens to read as JSON, ``"42"``, comes back as 42).
 
 A call whose name reads but whose parameters do not (text between parameters, a key
@@ -26,6 +27,7 @@ from ..arguments import loads_strict
 from ..toolcall import ToolCall
 from .grammar import UNFINISHED, Parsed, plausible_name
 from .occurrences import Occurrences
+from .typed import ALL_TYPES, Schemas, type_value
 
 __all__ = ["FunctionTags", "ParameterTags", "XmlGrammar"]
 
@@ -43,7 +45,14 @@ class _Fault(Exception):
 class XmlGrammar:
     """Reads tagged functions and parameters; see the module docstring."""
 
-    __slots__ = ("_function", "_json_values", "_name_end", "_parameter", "_trim_newline")
+    __slots__ = (
+        "_function",
+        "_json_values",
+        "_name_end",
+        "_parameter",
+        "_trim_newline",
+        "_types",
+    )
 
     def __init__(
         self,
@@ -53,6 +62,7 @@ class XmlGrammar:
         parameter: ParameterTags,
         value_trim: str = "whitespace",
         values: str = "json-or-string",
+        types: tuple[str, ...] = ALL_TYPES,
     ) -> None:
         if (function is None) == (not name_end):
             raise ValueError("give exactly one of function and name_end")
@@ -61,13 +71,21 @@ class XmlGrammar:
         self._parameter = parameter
         self._trim_newline = value_trim == "newline"
         self._json_values = values == "json-or-string"
+        self._types = frozenset(types)
 
-    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
+    def parse(
+        self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
+    ) -> Parsed | None:
         occ = Occurrences(chunk)
-        calls = self._functions(chunk, occ, cut) if self._function else self._bare(chunk, occ, cut)
+        if self._function:
+            calls = self._functions(chunk, occ, cut, schemas)
+        else:
+            calls = self._bare(chunk, occ, cut, schemas)
         return Parsed(calls, len(chunk)) if calls else None
 
-    def _bare(self, chunk: str, occ: Occurrences, cut: bool) -> list[ToolCall]:
+    def _bare(
+        self, chunk: str, occ: Occurrences, cut: bool, schemas: Schemas | None
+    ) -> list[ToolCall]:
         """GLM style: the block starts with the name."""
         stop, _ = occ.earliest(self._name_end, 0)
         if stop == -1:
@@ -75,9 +93,11 @@ class XmlGrammar:
         name = chunk[:stop].strip()
         if not plausible_name(name):
             return []
-        return [self._call(name, chunk, occ, stop, len(chunk), unfinished=cut)]
+        return [self._call(name, chunk, occ, stop, len(chunk), unfinished=cut, schemas=schemas)]
 
-    def _functions(self, chunk: str, occ: Occurrences, cut: bool) -> list[ToolCall]:
+    def _functions(
+        self, chunk: str, occ: Occurrences, cut: bool, schemas: Schemas | None
+    ) -> list[ToolCall]:
         """Qwen3-Coder style: one or more functions; only blanks between them."""
         assert self._function is not None
         opening, name_end, closing = self._function
@@ -105,20 +125,41 @@ class XmlGrammar:
             else:
                 body_end = next_at if next_at != -1 else end
                 pos, unfinished = body_end, cut and body_end == end
-            calls.append(self._call(name, chunk, occ, body, body_end, unfinished=unfinished))
+            calls.append(
+                self._call(name, chunk, occ, body, body_end, unfinished=unfinished, schemas=schemas)
+            )
 
     def _call(
-        self, name: str, chunk: str, occ: Occurrences, start: int, end: int, *, unfinished: bool
+        self,
+        name: str,
+        chunk: str,
+        occ: Occurrences,
+        start: int,
+        end: int,
+        *,
+        unfinished: bool,
+        schemas: Schemas | None,
     ) -> ToolCall:
         if unfinished:
             return ToolCall._trusted(name, {}, "", True, UNFINISHED)
+        schema = schemas(name) if schemas is not None else None
+        properties = schema.get("properties") if schema is not None else None
         try:
-            arguments = self._parameters(chunk, occ, start, end)
+            arguments = self._parameters(
+                chunk, occ, start, end, properties if isinstance(properties, dict) else None
+            )
         except _Fault as fault:
             return ToolCall._trusted(name, {}, "", True, str(fault))
         return ToolCall._trusted(name, arguments, "", False, None)
 
-    def _parameters(self, chunk: str, occ: Occurrences, pos: int, end: int) -> dict[str, Any]:
+    def _parameters(
+        self,
+        chunk: str,
+        occ: Occurrences,
+        pos: int,
+        end: int,
+        properties: dict[str, Any] | None,
+    ) -> dict[str, Any]:
         opening, name_end, value_open, closing = self._parameter
         arguments: dict[str, Any] = {}
         while True:
@@ -149,9 +190,9 @@ class XmlGrammar:
             else:
                 stop = next_at if next_at != -1 and next_at < end else end
                 raw, pos = chunk[pos:stop], stop
-            arguments[key] = self._value(raw)
+            arguments[key] = self._value(raw, key, properties)
 
-    def _value(self, raw: str) -> Any:
+    def _value(self, raw: str, key: str, properties: dict[str, Any] | None) -> Any:
         if self._trim_newline:
             if raw.startswith("\n"):
                 raw = raw[1:]
@@ -159,6 +200,8 @@ class XmlGrammar:
                 raw = raw[:-1]
         else:
             raw = raw.strip()
+        if properties is not None:
+            return type_value(raw, properties.get(key), self._types)
         if self._json_values and raw:
             try:
                 return loads_strict(raw)

@@ -56,6 +56,9 @@ def markers(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
         if isinstance(entry, dict):
             for key in ("open", "close"):
                 yield from _strings(f"/{group}/{key}", entry.get(key))
+    for i, entry in objects(data.get("reasoning")):
+        for key in ("open", "close"):
+            yield from _strings(f"/reasoning/{i}/{key}", entry.get(key))
     for i, entry in objects(data.get("payload")):
         base = f"/payload/{i}"
         grammar = entry.get("grammar")

@@ -8,6 +8,11 @@ reader over exactly the literal subset, with an explicit depth limit, that fails
 operators, comprehensions, f-strings and bytes, sets, positional or repeated keyword
 arguments, non-finite floats, non-string dict keys.
 
+One call that breaks the subset does not sink the list: when its name and its
+parentheses still read (brackets balanced, strings closed), it is returned with the
+reason instead of arguments, and the calls around it are kept. A list whose structure
+itself breaks (an unclosed quote, mismatched brackets) is not a call list.
+
 One string token at a time is decoded with :func:`ast.literal_eval`, which reads a
 single literal and cannot recurse or execute; the token's extent is found first with
 possessive regular expressions that never backtrack.
@@ -51,12 +56,46 @@ class LiteralError(ValueError):
     """The text is not a list of calls with literal keyword arguments."""
 
 
-Call = tuple[str, dict[str, Any]]
+Call = tuple[str, dict[str, Any] | None, str | None]
+"""``(name, arguments, None)`` for a call that reads, ``(name, None, why)`` otherwise."""
+
+_SKIP: Final = re.compile(r"[^()\[\]{}'\"]*+")
 
 
 def read_call_list(text: str, pos: int) -> tuple[list[Call], int]:
     """Read ``[name(kw=literal, …), …]`` starting at ``pos``: ``(calls, end)``."""
     return _Reader(text).call_list(pos)
+
+
+def _skip_arguments(text: str, pos: int) -> int:
+    """The position after the ``)`` that closes the argument list opened before ``pos``.
+
+    Brackets must balance and strings close (read as the literal reader reads them);
+    otherwise :class:`LiteralError`: the list's structure is broken. Linear.
+    """
+    closers = {"(": ")", "[": "]", "{": "}"}
+    stack = [")"]
+    while True:
+        match = _SKIP.match(text, pos)
+        pos = match.end() if match else pos
+        if pos >= len(text):
+            raise LiteralError("the call's parentheses are never closed")
+        char = text[pos]
+        if char in closers:
+            stack.append(closers[char])
+            pos += 1
+        elif char in ")]}":
+            if stack.pop() != char:
+                raise LiteralError(f"mismatched {char!r} at {pos}")
+            pos += 1
+            if not stack:
+                return pos
+        else:
+            quote = text[pos] * 3 if text.startswith(text[pos] * 3, pos) else text[pos]
+            rest = _STRING_REST[quote].match(text, pos + len(quote))
+            if rest is None:
+                raise LiteralError(f"unterminated string at {pos}")
+            pos = rest.end()
 
 
 class _Reader:
@@ -88,31 +127,40 @@ class _Reader:
                 pos = self.blanks(self.expect(pos, ","))
                 if self.text.startswith("]", pos):
                     return calls, pos + 1
-            call, pos = self.call(pos)
-            calls.append(call)
+            match = _DOTTED.match(self.text, pos)
+            if match is None:
+                raise LiteralError(f"expected a function name at {pos}")
+            name = match.group()
+            opened = self.expect(match.end(), "(")
+            try:
+                arguments, pos = self.arguments(opened)
+            except LiteralError as exc:
+                calls.append((name, None, str(exc)))
+                pos = _skip_arguments(self.text, opened)
+            else:
+                calls.append((name, arguments, None))
 
-    def call(self, pos: int) -> tuple[Call, int]:
-        match = _DOTTED.match(self.text, pos)
-        if match is None:
-            raise LiteralError(f"expected a function name at {pos}")
-        name = match.group()
-        pos = self.expect(match.end(), "(")
+    def arguments(self, pos: int) -> tuple[dict[str, Any], int]:
+        """The keyword arguments after a call's ``(``, and the position after its ``)``."""
         arguments: dict[str, Any] = {}
         while True:
             pos = self.blanks(pos)
             if self.text.startswith(")", pos):
-                return (name, arguments), pos + 1
+                return arguments, pos + 1
             if arguments:
                 pos = self.blanks(self.expect(pos, ","))
                 if self.text.startswith(")", pos):
-                    return (name, arguments), pos + 1
+                    return arguments, pos + 1
             key = _IDENT.match(self.text, pos)
             if key is None or key.group() in _CONSTANTS:
                 raise LiteralError(f"expected a keyword argument at {pos}")
             if key.group() in arguments:
                 raise LiteralError(f"keyword argument {key.group()!r} repeated")
             pos = self.expect(key.end(), "=")
-            arguments[key.group()], pos = self.value(pos, 1)
+            try:
+                arguments[key.group()], pos = self.value(pos, 1)
+            except LiteralError as exc:
+                raise LiteralError(f"argument {key.group()!r}: {exc}") from None
 
     def value(self, pos: int, depth: int) -> tuple[Any, int]:
         if depth > MAX_DEPTH:
