@@ -16,7 +16,7 @@ The functions here run on :meth:`Registry.default` (the bundled specs plus folde
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .arguments import decode_arguments
 from .errors import (
@@ -31,6 +31,9 @@ from .errors import (
 from .registry import Registry
 from .reply import ItemRecord, Reply, SkippedItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
+
+if TYPE_CHECKING:
+    from .text import TextReply
 
 __version__ = "0.1.0"
 
@@ -58,6 +61,7 @@ __all__ = [
     "from_fmt",
     "locate",
     "read",
+    "read_text",
     "sniff_format",
 ]
 
@@ -108,6 +112,13 @@ def read(fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:
     """Tool calls a model wrote inside its text, in text format ``fmt``: ``(clean_text, calls)``."""
     return Registry.default().extract_from_text(fmt, text, **params)
+
+
+def read_text(fmt: str, text: str, **params: Any) -> TextReply:
+    """Model text in text format ``fmt`` as a ``TextReply``: the answer, the reasoning
+    (the format's reasoning regions, kept apart) and the calls; ``tools=`` types the
+    values of XML-family formats by the tools' schemas."""
+    return Registry.default().read_text(fmt, text, **params)
 
 
 def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, list[ToolCall]]:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .spec import Document
-    from .text import TextSpec
+    from .text import TextReply, TextSpec
 
 __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 
@@ -202,8 +202,13 @@ class Registry:
         return _lookup(self._specs, fmt)
 
     def text_spec(self, fmt: str) -> TextSpec:
-        """The text spec of ``fmt``; :class:`UnknownFormat` if there is none."""
-        return _lookup(self._text, fmt)
+        """The text spec of ``fmt`` (a format name or an alias); :class:`UnknownFormat`."""
+        table = self._text
+        if isinstance(fmt, str) and fmt not in table:
+            for spec in table.values():
+                if fmt in spec.aliases:
+                    return spec
+        return _lookup(table, fmt)
 
     def specs(self) -> Mapping[str, WireSpec]:
         """All wire specs by format name."""
@@ -271,6 +276,12 @@ class Registry:
 
         clean, calls = extract_text(self.text_spec(fmt), text, **params)
         return clean, list(calls)
+
+    def read_text(self, fmt: str, text: str, **params: Any) -> TextReply:
+        """Model text read as a :class:`~toolwire.text.TextReply`: answer, reasoning, calls."""
+        from .text import read_text_spec
+
+        return read_text_spec(self.text_spec(fmt), text, **params)
 
     def extract_hermes_from_text(
         self, text: str, tag: str = "tool_call"

@@ -8,8 +8,9 @@ found with string search, never with a regular expression.
 Values are text. Given the request's tools (``tools=``), each value is typed by its
 parameter's JSON Schema under the spec's ``types`` (:mod:`.typed`). Without them:
 chat templates write a non-string argument as JSON and a string as it is, so with
-``values: json-or-string`` a value that is a whole JSON text becomes that JSON value; without the tools' schemas that is the best reading of the text
-(a string argument that happens to read as JSON, ``"42"``, comes back as 42).
+``values: json-or-string`` a value that is a whole JSON text becomes that JSON value;
+without the tools' schemas that is the best reading of the text (a string argument
+that happens to read as JSON, ``"42"``, comes back as 42).
 
 A call whose name reads but whose parameters do not (text between parameters, a key
 without its end tag) is still a call, with ``arguments_undecodable`` and a message

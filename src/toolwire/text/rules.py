@@ -7,6 +7,7 @@ rule                    meaning
 ``bad-placeholder``     a ``${`` in a marker that does not open ``${name}``
 ``unknown-param``       a marker names a parameter ``params`` does not declare
 ``unused-param``        a declared parameter no marker uses
+``reserved-param``      a parameter named ``tools`` (the callers' tool list)
 ``bad-pattern``         a parameter's ``pattern`` is not a regular expression
 ``param-default``       a parameter's default breaks its own pattern
 ``marker-clash``        a marker the scanner searches for occurs inside another
@@ -90,6 +91,9 @@ def _params(
     used = {name for template in templates.values() for name in template.names}
     for name, param in params.items():
         pointer = f"/params/{escape_pointer(name)}"
+        if name == "tools":
+            message = "'tools' is the callers' tool list (typed values), not a parameter name"
+            yield doc.problem(pointer, message, "reserved-param", key=True)
         if name not in used:
             message = f"parameter {name!r} is used by no marker"
             yield doc.problem(pointer, message, "unused-param", key=True)

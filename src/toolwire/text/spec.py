@@ -35,7 +35,8 @@ class ParamSpec:
 
 
 class TextSpec:
-    """A compiled text format: ``format``, ``title``, ``doc_ref``, ``params`` (name → default)."""
+    """A compiled text format: ``format``, ``title``, ``doc_ref``, ``params`` (name → default),
+    ``aliases`` (other names it answers to: SGLang's, where they differ from vLLM's)."""
 
     __slots__ = (
         "_data",
@@ -44,6 +45,7 @@ class TextSpec:
         "_param_specs",
         "_scanners",
         "_templates",
+        "aliases",
         "description",
         "doc_ref",
         "format",
@@ -58,6 +60,7 @@ class TextSpec:
     description: str
     path: str
     params: Mapping[str, str]
+    aliases: tuple[str, ...]
 
     def __init__(
         self,
@@ -72,6 +75,7 @@ class TextSpec:
         self.title = data["title"]
         self.doc_ref = data["doc_ref"]
         self.description = data.get("description", "")
+        self.aliases = tuple(data.get("aliases", ()))
         self.path = path
         self.params = MappingProxyType({k: p.default for k, p in param_specs.items()})
         self._data = data
