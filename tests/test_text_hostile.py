@@ -34,7 +34,7 @@ def test_a_hostile_megabyte_is_read_within_a_generous_bound(fmt: str) -> None:
 @pytest.mark.parametrize("fmt", sorted(bundled_text_specs()))
 def test_a_normal_megabyte_yields_every_call(fmt: str) -> None:
     text = bench_text.normal_text(fmt, MB)
-    sample = bench_text.FORMATS[fmt]
+    sample = bench_text.sample(fmt)
     _, calls = extract_from_text(fmt, text)
     assert len(calls) == text.count(sample.unit) * sample.calls
     assert not any(call.arguments_undecodable for call in calls)

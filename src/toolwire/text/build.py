@@ -124,7 +124,12 @@ def _grammar(
             value_trim=entry.get("value_trim", "whitespace"),
             values=entry.get("values", "json-or-string"),
             types=tuple(entry.get("types", ALL_TYPES)),
+            quoted_names=bool(entry.get("quoted_names", False)),
+            string_attribute=entry.get("string_attribute"),
         )
     if grammar == "pythonic":
-        return PythonicGrammar()
+        return PythonicGrammar(
+            lines=entry.get("layout", "list") == "lines",
+            json_constants=entry.get("constants", "python") == "python-and-json",
+        )
     raise ValueError(f"unknown grammar {grammar!r}")  # the meta-schema rules this out

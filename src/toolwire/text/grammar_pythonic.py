@@ -5,14 +5,15 @@ evaluated. A call whose arguments leave the literal subset (bytes, a name, an
 operator) is kept with ``arguments_undecodable`` and the reason, beside the good calls
 of its list: the tool loop answers it with an error instead of never seeing it. A list
 whose structure breaks (an unclosed quote, mismatched brackets, no call name) stays in
-the text whole.
+the text whole. ``layout: lines`` reads calls one per line without the list's brackets
+(OLMo 3), and ``constants: python-and-json`` also takes ``true``/``false``/``null``.
 """
 
 from __future__ import annotations
 
 from ..toolcall import ToolCall
 from .grammar import Parsed, skip_blanks
-from .pyliteral import LiteralError, read_call_list
+from .pyliteral import LiteralError, read_call_lines, read_call_list
 from .typed import Schemas
 
 __all__ = ["PythonicGrammar"]
@@ -21,13 +22,18 @@ __all__ = ["PythonicGrammar"]
 class PythonicGrammar:
     """Reads a Python list of calls with keyword literal arguments."""
 
-    __slots__ = ()
+    __slots__ = ("_json_constants", "_lines")
+
+    def __init__(self, *, lines: bool = False, json_constants: bool = False) -> None:
+        self._lines = lines
+        self._json_constants = json_constants
 
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
     ) -> Parsed | None:
         try:
-            calls, end = read_call_list(chunk, skip_blanks(chunk, 0))
+            read = read_call_lines if self._lines else read_call_list
+            calls, end = read(chunk, skip_blanks(chunk, 0), json_constants=self._json_constants)
         except LiteralError:
             return None
         if fill and chunk[end:].strip():

@@ -28,6 +28,7 @@ from ..arguments import loads_strict
 from ..toolcall import ToolCall
 from .grammar import UNFINISHED, Parsed, plausible_name
 from .occurrences import Occurrences
+from .tagnames import read_tag
 from .typed import ALL_TYPES, Schemas, type_value
 
 __all__ = ["FunctionTags", "ParameterTags", "XmlGrammar"]
@@ -51,6 +52,8 @@ class XmlGrammar:
         "_json_values",
         "_name_end",
         "_parameter",
+        "_quoted",
+        "_string_attribute",
         "_trim_newline",
         "_types",
     )
@@ -64,6 +67,8 @@ class XmlGrammar:
         value_trim: str = "whitespace",
         values: str = "json-or-string",
         types: tuple[str, ...] = ALL_TYPES,
+        quoted_names: bool = False,
+        string_attribute: str | None = None,
     ) -> None:
         if (function is None) == (not name_end):
             raise ValueError("give exactly one of function and name_end")
@@ -73,6 +78,8 @@ class XmlGrammar:
         self._trim_newline = value_trim == "newline"
         self._json_values = values == "json-or-string"
         self._types = frozenset(types)
+        self._quoted = quoted_names
+        self._string_attribute = string_attribute
 
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
@@ -115,8 +122,8 @@ class XmlGrammar:
             stop = occ.first(name_end, name_at)
             if stop == -1:
                 return []
-            name = chunk[name_at:stop].strip()
-            if not plausible_name(name):
+            name = self._name(chunk[name_at:stop])
+            if name is None:
                 return []
             body = stop + len(name_end)
             close_at = occ.first(closing, body)
@@ -129,6 +136,15 @@ class XmlGrammar:
             calls.append(
                 self._call(name, chunk, occ, body, body_end, unfinished=unfinished, schemas=schemas)
             )
+
+    def _name(self, text: str) -> str | None:
+        """A function's name from its tag text (quoted with ``quoted_names``), if plausible."""
+        if self._quoted:
+            tag = read_tag(text)
+            name = tag[0] if tag is not None and not tag[1] else None
+        else:
+            name = text.strip()
+        return name if name is not None and plausible_name(name) else None
 
     def _call(
         self,
@@ -175,6 +191,12 @@ class XmlGrammar:
             if stop == -1 or stop + len(name_end) > end:
                 raise _Fault(f"a parameter name has no {name_end!r}")
             key = chunk[key_at:stop].strip()
+            attributes: dict[str, str] = {}
+            if self._quoted:
+                tag = read_tag(key)
+                if tag is None:
+                    raise _Fault(f"parameter tag {key!r} does not read as name and attributes")
+                key, attributes = tag
             if not key:
                 raise _Fault("a parameter has an empty name")
             pos = stop + len(name_end)
@@ -191,9 +213,12 @@ class XmlGrammar:
             else:
                 stop = next_at if next_at != -1 and next_at < end else end
                 raw, pos = chunk[pos:stop], stop
-            arguments[key] = self._value(raw, key, properties)
+            marked = attributes.get(self._string_attribute) if self._string_attribute else None
+            arguments[key] = self._value(raw, key, properties, marked)
 
-    def _value(self, raw: str, key: str, properties: dict[str, Any] | None) -> Any:
+    def _value(
+        self, raw: str, key: str, properties: dict[str, Any] | None, marked: str | None
+    ) -> Any:
         if self._trim_newline:
             if raw.startswith("\n"):
                 raw = raw[1:]
@@ -201,6 +226,16 @@ class XmlGrammar:
                 raw = raw[:-1]
         else:
             raw = raw.strip()
+        if marked == "true":
+            return raw
+        if marked == "false":
+            try:
+                return loads_strict(raw)
+            except ValueError as exc:
+                attribute = f'{self._string_attribute}="false"'
+                raise _Fault(
+                    f"parameter {key!r} is marked {attribute} but is not JSON: {exc}"
+                ) from None
         if properties is not None:
             return type_value(raw, properties.get(key), self._types)
         if self._json_values and raw:

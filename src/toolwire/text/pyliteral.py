@@ -50,6 +50,8 @@ _STRING_REST: Final = {
 }
 _STRING_PREFIXES: Final = frozenset({"", "r", "u"})
 _CONSTANTS: Final = {"True": True, "False": False, "None": None}
+_JSON_CONSTANTS: Final = {**_CONSTANTS, "true": True, "false": False, "null": None}
+_LINE_BLANKS: Final = re.compile(r"[ \t]*+")
 
 
 class LiteralError(ValueError):
@@ -62,9 +64,18 @@ Call = tuple[str, dict[str, Any] | None, str | None]
 _SKIP: Final = re.compile(r"[^()\[\]{}'\"]*+")
 
 
-def read_call_list(text: str, pos: int) -> tuple[list[Call], int]:
+def read_call_list(text: str, pos: int, *, json_constants: bool = False) -> tuple[list[Call], int]:
     """Read ``[name(kw=literal, …), …]`` starting at ``pos``: ``(calls, end)``."""
-    return _Reader(text).call_list(pos)
+    return _Reader(text, json_constants).call_list(pos)
+
+
+def read_call_lines(text: str, pos: int, *, json_constants: bool = False) -> tuple[list[Call], int]:
+    """Read calls written one per line, ``name(kw=literal)\\nname2()``: ``(calls, end)``.
+
+    The calls end at the first line that does not start with a call or holds more
+    after it; at least one call must read.
+    """
+    return _Reader(text, json_constants).call_lines(pos)
 
 
 def _skip_arguments(text: str, pos: int) -> int:
@@ -99,10 +110,11 @@ def _skip_arguments(text: str, pos: int) -> int:
 
 
 class _Reader:
-    __slots__ = ("text",)
+    __slots__ = ("constants", "text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, json_constants: bool = False) -> None:
         self.text = text
+        self.constants = _JSON_CONSTANTS if json_constants else _CONSTANTS
 
     def blanks(self, pos: int) -> int:
         match = _BLANKS.match(self.text, pos)
@@ -127,18 +139,49 @@ class _Reader:
                 pos = self.blanks(self.expect(pos, ","))
                 if self.text.startswith("]", pos):
                     return calls, pos + 1
-            match = _DOTTED.match(self.text, pos)
-            if match is None:
-                raise LiteralError(f"expected a function name at {pos}")
-            name = match.group()
-            opened = self.expect(match.end(), "(")
+            call, pos = self.call(pos)
+            calls.append(call)
+
+    def call_lines(self, pos: int) -> tuple[list[Call], int]:
+        text = self.text
+        calls: list[Call] = []
+        end = pos
+        while True:
+            at = self.blanks(end)
+            if calls and not _line_break_between(text, end, at):
+                return calls, end
+            if _DOTTED.match(text, at) is None:
+                break
             try:
-                arguments, pos = self.arguments(opened)
-            except LiteralError as exc:
-                calls.append((name, None, str(exc)))
-                pos = _skip_arguments(self.text, opened)
-            else:
-                calls.append((name, arguments, None))
+                call, after = self.call(at)
+            except LiteralError:
+                if not calls:
+                    raise
+                return calls, end
+            rest = _LINE_BLANKS.match(text, after)
+            stop = rest.end() if rest else after
+            if stop < len(text) and text[stop] not in "\r\n":
+                if not calls:
+                    raise LiteralError(f"text after the call at {after}")
+                return calls, end
+            calls.append(call)
+            end = after
+        if not calls:
+            raise LiteralError(f"expected a function name at {at}")
+        return calls, end
+
+    def call(self, pos: int) -> tuple[Call, int]:
+        """One ``name(…)``: the call (or its name and why its arguments fail), and its end."""
+        match = _DOTTED.match(self.text, pos)
+        if match is None:
+            raise LiteralError(f"expected a function name at {pos}")
+        name = match.group()
+        opened = self.expect(match.end(), "(")
+        try:
+            arguments, pos = self.arguments(opened)
+        except LiteralError as exc:
+            return (name, None, str(exc)), _skip_arguments(self.text, opened)
+        return (name, arguments, None), pos
 
     def arguments(self, pos: int) -> tuple[dict[str, Any], int]:
         """The keyword arguments after a call's ``(``, and the position after its ``)``."""
@@ -152,7 +195,7 @@ class _Reader:
                 if self.text.startswith(")", pos):
                     return arguments, pos + 1
             key = _IDENT.match(self.text, pos)
-            if key is None or key.group() in _CONSTANTS:
+            if key is None or key.group() in self.constants:
                 raise LiteralError(f"expected a keyword argument at {pos}")
             if key.group() in arguments:
                 raise LiteralError(f"keyword argument {key.group()!r} repeated")
@@ -180,8 +223,8 @@ class _Reader:
         if _STRING_START.match(text, pos):
             return self.strings(pos)
         word = _IDENT.match(text, pos)
-        if word is not None and word.group() in _CONSTANTS:
-            return _CONSTANTS[word.group()], word.end()
+        if word is not None and word.group() in self.constants:
+            return self.constants[word.group()], word.end()
         raise LiteralError(f"expected a literal at {pos}")
 
     def sequence(self, pos: int, depth: int) -> tuple[Any, int]:
@@ -266,3 +309,8 @@ class _Reader:
                 raise LiteralError("not a string literal")
             parts.append(value)
             pos = self.blanks(rest.end())
+
+
+def _line_break_between(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (blanks) holds a line break."""
+    return "\n" in text[start:end] or "\r" in text[start:end]
