@@ -17,8 +17,9 @@ format's conformance suite: the normal reply is the ``text_around_calls`` case's
 text, the hostile one built from the spec's own markers (:func:`derived_sample`).
 
 It prints CPU seconds per MB for each, then the ratio of each format's normal time
-per MB to Hermes's (the "within 2x of Hermes" target), then PASS or FAIL per format and input for "time
-per MB stays within 1.5x across the sizes" (slowest over fastest), the property
+per MB to Hermes's (the "within 2x of Hermes" target), then PASS or FAIL per format
+and input for "time per MB stays within 1.5x across the sizes" (slowest over
+fastest), the property
 that rules out quadratic scanning. ``run(sizes)`` returns the rows and
 ``verdicts(rows)`` the judgements, for ``tools/bench.py``.
 """
