@@ -142,6 +142,13 @@ FORMATS: dict[str, Sample] = {
         + _KIMI[1] + "\n", 2,
         _KIMI[2] + f"functions.f:0{_KIMI[4]}{{", (_KIMI[2] + f"functions.f:0{_KIMI[4]}", "["),
         _KIMI[2] + f'functions.f:0{_KIMI[4]}{{"a": "', _KIMI[3], prefix=_KIMI[0]),
+    "openai": Sample(
+        "<|channel|>analysis<|message|>The user wants the weather.<|end|><|start|>assistant"
+        "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
+        '{"city": "Paris"}<|call|>\n', 1,
+        "<|start|>assistant<|channel|>commentary to=functions.f<|message|>{\"a\": [",
+        ("<|start|>assistant<|channel|>commentary to=functions.f<|message|>", "["),
+        "<|start|>assistant<|channel|>commentary to=functions.f<|message|>\"", "<|call|>"),
     "granite": Sample(
         'Let me check.\n<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]\n',
         1, '<|tool_call|>[{"name": "f", "arguments": {"a": [', ("", "["),

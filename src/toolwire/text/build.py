@@ -17,6 +17,7 @@ from .grammar_head import HeadGrammar
 from .grammar_json import DEFAULT_CALL_KEYS, JsonGrammar
 from .grammar_pythonic import PythonicGrammar
 from .grammar_xml import XmlGrammar
+from .harmony import HarmonyMarkers, HarmonyScanner
 from .regions import Region
 from .scanner import Scanner
 from .typed import ALL_TYPES
@@ -29,8 +30,22 @@ Render = Callable[[str], str]
 
 def build_scanner(
     data: Mapping[str, Any], render: Render, expressions: Mapping[str, Expression]
-) -> Scanner:
+) -> Scanner | HarmonyScanner:
     """The scanner for ``data`` with every marker rendered by ``render``."""
+    messages = data.get("messages")
+    if messages is not None:
+        return HarmonyScanner(
+            HarmonyMarkers(
+                start=render("/messages/start"),
+                channel=render("/messages/channel"),
+                message=render("/messages/message"),
+                ends=tuple(render(f"/messages/ends/{i}") for i in range(len(messages["ends"]))),
+                recipient=render("/messages/recipient"),
+                calls_prefix=render("/messages/calls_prefix"),
+                reasoning=frozenset(messages["reasoning_channels"]),
+                answer=frozenset(messages["answer_channels"]),
+            )
+        )
     section = None
     if isinstance(data.get("section"), dict):
         section = (render("/section/open"), render("/section/close"))

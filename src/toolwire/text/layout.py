@@ -56,6 +56,10 @@ def markers(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
         if isinstance(entry, dict):
             for key in ("open", "close"):
                 yield from _strings(f"/{group}/{key}", entry.get(key))
+    messages = data.get("messages")
+    if isinstance(messages, dict):
+        for key in ("start", "channel", "message", "ends", "recipient", "calls_prefix"):
+            yield from _strings(f"/messages/{key}", messages.get(key))
     for i, entry in objects(data.get("reasoning")):
         for key in ("open", "close"):
             yield from _strings(f"/reasoning/{i}/{key}", entry.get(key))

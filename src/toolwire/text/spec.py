@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from ..expression import Expression
 from .build import build_scanner
+from .harmony import HarmonyScanner
 from .scanner import Scanner
 from .templates import Template
 
@@ -82,7 +83,7 @@ class TextSpec:
         self._param_specs = param_specs
         self._templates = templates
         self._expressions = expressions
-        self._scanners: dict[tuple[str, ...], Scanner] = {}
+        self._scanners: dict[tuple[str, ...], Scanner | HarmonyScanner] = {}
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -118,7 +119,7 @@ class TextSpec:
             values.append(value)
         return tuple(values)
 
-    def scanner(self, values: tuple[str, ...]) -> Scanner:
+    def scanner(self, values: tuple[str, ...]) -> Scanner | HarmonyScanner:
         """The scanner for resolved parameter ``values``, built once and cached."""
         scanner = self._scanners.get(values)
         if scanner is not None:
