@@ -75,3 +75,12 @@ def test_the_cli_extract_command_imports_none_of_them() -> None:
     )
     assert found["result"] == "openai"
     assert found["loaded"] == []
+
+
+def test_reading_a_wire_reply_imports_no_text_module() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        f"toolwire.read('openai', {REPLY!r})\n"
+        "result = sorted(m for m in sys.modules if m.startswith('toolwire.text'))"
+    )
+    assert found["result"] == []

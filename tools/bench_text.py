@@ -142,7 +142,7 @@ FORMATS: dict[str, Sample] = {
         + _KIMI[1] + "\n", 2,
         _KIMI[2] + f"functions.f:0{_KIMI[4]}{{", (_KIMI[2] + f"functions.f:0{_KIMI[4]}", "["),
         _KIMI[2] + f'functions.f:0{_KIMI[4]}{{"a": "', _KIMI[3], prefix=_KIMI[0]),
-    "openai": Sample(
+    "gpt_oss": Sample(
         "<|channel|>analysis<|message|>The user wants the weather.<|end|><|start|>assistant"
         "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
         '{"city": "Paris"}<|call|>\n', 1,

@@ -37,7 +37,8 @@ class ParamSpec:
 
 class TextSpec:
     """A compiled text format: ``format``, ``title``, ``doc_ref``, ``params`` (name → default),
-    ``aliases`` (other names it answers to: SGLang's, where they differ from vLLM's)."""
+    ``aliases`` (other names it answers to: SGLang's, where they differ from vLLM's), ``models``
+    (the model families that write it)."""
 
     __slots__ = (
         "_data",
@@ -50,6 +51,7 @@ class TextSpec:
         "description",
         "doc_ref",
         "format",
+        "models",
         "params",
         "path",
         "title",
@@ -62,6 +64,7 @@ class TextSpec:
     path: str
     params: Mapping[str, str]
     aliases: tuple[str, ...]
+    models: tuple[str, ...]
 
     def __init__(
         self,
@@ -77,6 +80,7 @@ class TextSpec:
         self.doc_ref = data["doc_ref"]
         self.description = data.get("description", "")
         self.aliases = tuple(data.get("aliases", ()))
+        self.models = tuple(data.get("models", ()))
         self.path = path
         self.params = MappingProxyType({k: p.default for k, p in param_specs.items()})
         self._data = data
