@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from ._record import Record, setfield
-from .arguments import decode_arguments
+from .arguments import decode_arguments_coded
 
 __all__ = ["ArgumentError", "ServerToolCall", "ToolCall", "copy_json", "id_text"]
 
@@ -231,7 +231,7 @@ class ToolCall:
         cls, name: str, raw_arguments: Any = None, id: str = "", *, synthetic: bool = False
     ) -> ToolCall:
         """Build a call from a provider's raw arguments, applying the decoding table."""
-        arguments, undecodable, error = decode_arguments(raw_arguments)
+        arguments, undecodable, error, code = decode_arguments_coded(raw_arguments)
         return cls(
             name,
             arguments,
@@ -239,6 +239,7 @@ class ToolCall:
             synthetic=synthetic,
             arguments_undecodable=undecodable,
             arguments_error=error,
+            arguments_error_code=code,
         )
 
     @classmethod
@@ -249,6 +250,7 @@ class ToolCall:
         id: str,
         undecodable: bool,
         error: str | None,
+        error_code: str | None = None,
     ) -> ToolCall:
         """The interpreter's constructor: values already checked, ``arguments`` owned.
 
@@ -262,7 +264,7 @@ class ToolCall:
         _SET_SYNTHETIC(call, False)
         _SET_UNDECODABLE(call, undecodable)
         _SET_ERROR(call, error)
-        _SET_ERROR_CODE(call, None)
+        _SET_ERROR_CODE(call, error_code)
         _SET_RAW(call, None)
         _SET_PROVIDER_DATA(call, None)
         _SET_ITEM_INDEX(call, None)

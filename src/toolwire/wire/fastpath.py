@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ..arguments import decode_arguments
+from ..arguments import decode_arguments_coded
 from ..expression import element_of, field_of, path_steps
 from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
 from ..toolcall import ToolCall, copy_json, id_text
@@ -158,10 +158,10 @@ def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
     w.line(depth + 1, "if type(raw) is dict:")
     w.line(depth + 2, "append(_trusted(name, _copy(raw), cid, False, None))")
     w.line(depth + 1, "else:")
-    w.line(depth + 2, "args, bad, err = _decode(raw)")
+    w.line(depth + 2, "args, bad, err, code = _decode(raw)")
     w.line(depth + 2, "if args is raw:")
     w.line(depth + 3, "args = _copy(raw)")
-    w.line(depth + 2, "append(_trusted(name, args, cid, bad, err))")
+    w.line(depth + 2, "append(_trusted(name, args, cid, bad, err, code))")
 
 
 def _entry_code(w: _Writer, depth: int, entry: Entry, subject: str) -> None:
@@ -337,7 +337,7 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_get": field_of,
         "_index": element_of,
         "_id_text": id_text,
-        "_decode": decode_arguments,
+        "_decode": decode_arguments_coded,
         "_copy": copy_json,
         "_trusted": ToolCall._trusted,
         **constants,

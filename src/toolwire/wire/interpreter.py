@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..arguments import decode_arguments, loads_strict
+from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from ..reply import ItemRecord, Reply, SkippedItem
 from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
@@ -148,13 +148,13 @@ def _call(entry: CallEntry, item: dict[str, Any]) -> ToolCall | str:
     if type(name) is not str or not name:
         return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
     raw = entry.arguments.evaluate(item)
-    arguments, undecodable, error = decode_arguments(raw)
+    arguments, undecodable, error, code = decode_arguments_coded(raw)
     if arguments is raw:
         arguments = copy_json(raw)
     call_id: Any = entry.id.evaluate(item) if entry.id is not None else None
     if type(call_id) is not str:
         call_id = id_text(call_id)
-    return ToolCall._trusted(name, arguments, call_id, undecodable, error)
+    return ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
 
 
 def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:
