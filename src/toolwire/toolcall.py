@@ -8,9 +8,10 @@ nobody sees until it bites.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from ._record import Record, setfield
 from .arguments import decode_arguments_coded
@@ -63,17 +64,57 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def id_text(value: Any) -> str:
-    """A provider's id as a ``ToolCall`` keeps it: a string as sent, a number as its
-    decimal text (``12``, ``12.0`` → ``"12"``), anything else (null, a boolean) ``""``."""
+    """A provider's id as a ``ToolCall`` keeps it: a string as sent, a number as the text
+    ECMAScript's ``Number::toString`` gives its nearest double (``12``, ``12.0`` → ``"12"``,
+    ``1e-7`` → ``"1e-7"``), anything else (null, a boolean, a non-finite number) ``""``.
+
+    The number rule is the one every JSON platform can follow (specs/README.md §1.3).
+    """
     if type(value) is str:
         return value
     if value is None or type(value) is bool:
         return ""
     if isinstance(value, int):
-        return str(value)
+        if -_EXACT <= value <= _EXACT:
+            return str(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            return ""
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else str(value)
+        return _number_text(value)
     return ""
+
+
+_EXACT: Final = 2**53
+
+
+def _number_text(x: float) -> str:
+    """ECMAScript ``Number::toString(x)``: the shortest round-trip digits, laid out by its rules."""
+    if x != x or x in (math.inf, -math.inf):
+        return ""
+    if x == 0:
+        return "0"
+    if x < 0:
+        return "-" + _number_text(-x)
+    mantissa, _, exponent = repr(x).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    point = len(whole) + (int(exponent) if exponent else 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0")
+    k, n = len(digits), point
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * -n + digits
+    e = n - 1
+    sign = "+" if e >= 0 else "-"
+    head = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{head}e{sign}{abs(e)}"
 
 
 def _copy_recursive(value: Any) -> Any:
