@@ -34,7 +34,7 @@ def test_text_case_yields_its_clean_text_and_calls(
 def test_text_case_file_is_well_formed_and_filed_under_its_format(case: Case) -> None:
     folder = case.path.relative_to(TEXT_SUITE).parts[0]
     assert case.data["format"] == folder
-    assert set(case.data) <= {"description", "source", "source_ref", "format", "tests"}
+    assert set(case.data) <= {"description", "source", "source_ref", "optional", "format", "tests"}
     assert case.data["description"]
     assert case.data["source"] in ("captured", "docs", "synthetic")
     if case.data["source"] != "synthetic":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final, NoReturn
+from typing import Any, NoReturn
 
 from ._record import Record, setfield
 from .arguments import decode_arguments_coded
@@ -66,7 +66,8 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 def id_text(value: Any) -> str:
     """A provider's id as a ``ToolCall`` keeps it: a string as sent, a number as the text
     ECMAScript's ``Number::toString`` gives its nearest double (``12``, ``12.0`` → ``"12"``,
-    ``1e-7`` → ``"1e-7"``), anything else (null, a boolean, a non-finite number) ``""``.
+    ``1e-7`` → ``"1e-7"``) — an integer its exact digits — anything else (null, a
+    boolean, a non-finite number) ``""``.
 
     The number rule is the one every JSON platform can follow (specs/README.md §1.3).
     """
@@ -75,18 +76,10 @@ def id_text(value: Any) -> str:
     if value is None or type(value) is bool:
         return ""
     if isinstance(value, int):
-        if -_EXACT <= value <= _EXACT:
-            return str(value)
-        try:
-            value = float(value)
-        except OverflowError:
-            return ""
+        return str(value)  # exact digits: beyond 2^53 only exact-integer platforms agree
     if isinstance(value, float):
         return _number_text(value)
     return ""
-
-
-_EXACT: Final = 2**53
 
 
 def _number_text(x: float) -> str:

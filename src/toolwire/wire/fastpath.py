@@ -319,6 +319,9 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
             w.line(4, "for child in children:")
             w.line(5, "if type(child) is not dict:")
             w.line(6, "return None")
+            for inner in source.nested:  # a child that would nest again: the walk refuses it
+                w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
+                w.line(6, "return None")
             _dispatch_code(w, 5, spec, data, "child", refuse_unknown)
     # An expression that failed, or a value that was unhashable: the interpreter knows
     # which error to raise, and where.

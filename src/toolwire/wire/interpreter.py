@@ -102,7 +102,23 @@ def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
                 for child_index, child in enumerate(children):
                     child_key = (source_index, index, nested_index, child_index)
                     _require_object(spec, child, index, child_key)
+                    _refuse_grandchildren(spec, source.nested, child, index, child_key)
                     yield index, child_key, child, type_of(child)
+
+
+def _refuse_grandchildren(
+    spec: WireSpec, nested: tuple[Any, ...], child: dict[str, Any], index: int, key: Any
+) -> None:
+    """``nested`` walks one level (specs/README.md §1.3): a child that would itself be
+    walked is refused, so a call one level further down is never silently lost."""
+    for entry in nested:
+        if entry.when.evaluate(child) is True:
+            raise MalformedResponse(
+                spec.format,
+                "a nested item's own `when` holds, but nested items are walked one level only",
+                item_index=index,
+                location=_location(spec, key),
+            )
 
 
 def _match(spec: WireSpec, item: dict[str, Any], item_type: Any) -> Entry | None:
