@@ -23,7 +23,12 @@ REPLY = {
     }]
 }
 
-HEAVY = ("yaml", "jsonschema", "jmespath", "argparse")
+HEAVY = (
+    "yaml", "jsonschema", "jmespath", "argparse",
+    # this round's subsystems: batch rows, Spark, interop conversions, and what they pull in
+    "toolwire.batch", "toolwire.spark", "toolwire.interop", "toolwire.cli.batch",
+    "multiprocessing", "gzip", "pyarrow", "pyspark", "pandas",
+)
 
 
 def _loaded_after(code: str) -> dict[str, object]:
@@ -75,3 +80,14 @@ def test_the_cli_extract_command_imports_none_of_them() -> None:
     )
     assert found["result"] == "openai"
     assert found["loaded"] == []
+
+
+def test_the_batch_spark_and_interop_parts_load_on_first_use() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "before = [m for m in ('toolwire.batch', 'toolwire.spark', 'toolwire.interop')"
+        " if m in sys.modules]\n"
+        f"rows = toolwire.batch.rows({REPLY!r})\n"
+        "result = [before, len(rows), 'toolwire.batch' in sys.modules]"
+    )
+    assert found["result"] == [[], 2, True]
