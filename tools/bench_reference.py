@@ -24,7 +24,7 @@ from typing import Any
 import jmespath
 
 from toolwire import MalformedResponse, ToolCall, UnknownItemType, UnmappedCall
-from toolwire.arguments import decode_arguments
+from toolwire.arguments import decode_arguments_coded
 from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 from toolwire.toolcall import copy_json
 
@@ -54,10 +54,10 @@ def _call(name: Any, raw: Any, call_id: Any) -> ToolCall | None:
         return None
     if type(raw) is dict:  # already an object: copied, as the decoding table says
         return ToolCall._trusted(name, copy_json(raw), _id_text(call_id), False, None)
-    arguments, undecodable, error = decode_arguments(raw)
+    arguments, undecodable, error, code = decode_arguments_coded(raw)
     if arguments is raw:
         arguments = copy_json(raw)
-    return ToolCall._trusted(name, arguments, _id_text(call_id), undecodable, error)
+    return ToolCall._trusted(name, arguments, _id_text(call_id), undecodable, error, code)
 
 
 def _items(fmt: str, value: Any, where: str, single: bool = False) -> list[Any]:

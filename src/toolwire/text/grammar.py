@@ -24,12 +24,15 @@ import math
 import re
 from typing import Any, Final, NamedTuple, Protocol
 
+from ..jsontext import JsonFault, scan_at
 from ..toolcall import ToolCall
 from .typed import Schemas
 
 __all__ = [
     "OUT_OF_RANGE",
+    "OUT_OF_RANGE_CODE",
     "UNFINISHED",
+    "UNFINISHED_CODE",
     "Grammar",
     "OutOfRange",
     "Parsed",
@@ -44,6 +47,8 @@ UNFINISHED: Final = (
     "the call ends before its closing marker (the reply was cut off, or another call began)"
 )
 """``arguments_error`` of a call whose block ended before its arguments were complete."""
+UNFINISHED_CODE: Final = "call-unfinished"
+"""Its ``arguments_error_code``."""
 
 _JSON_BLANKS: Final = re.compile(r"[ \t\n\r]*+")
 _NAME_FORBIDDEN: Final = frozenset("<>[]{}()\"'`,;=\\")
@@ -79,10 +84,8 @@ def skip_blanks(text: str, pos: int) -> int:
 
 OUT_OF_RANGE: Final = "number out of range"
 """``arguments_error`` of arguments holding a number beyond the float range (``1e400``)."""
-
-
-class _NonStandard(ValueError):
-    """NaN or ±Infinity met while decoding: not JSON."""
+OUT_OF_RANGE_CODE: Final = "number-out-of-range"
+"""Its ``arguments_error_code``, the decoding table's (specs/README.md §1.4.1)."""
 
 
 class OutOfRange(ValueError):
@@ -90,33 +93,27 @@ class OutOfRange(ValueError):
 
 
 def _refuse(name: str) -> Any:
-    raise _NonStandard(f"{name} is not valid JSON")
+    raise ValueError(f"{name} is not valid JSON")
 
 
-def _finite(text: str) -> float:
-    value = float(text)
-    if value in (math.inf, -math.inf):
-        raise OutOfRange(OUT_OF_RANGE)
-    return value
-
-
-_DECODER: Final = json.JSONDecoder(parse_constant=_refuse, parse_float=_finite)
 _LENIENT: Final = json.JSONDecoder(parse_constant=_refuse)
 
 
 def decode_json_at(text: str, pos: int) -> tuple[Any, int]:
     """One strict JSON value starting exactly at ``pos``: ``(value, end)``.
 
-    Raises :class:`ValueError` for text that is not a JSON value there, for NaN and
-    Infinity, and for nesting deeper than the interpreter's stack allows (hostile
-    brackets end here, not in a crash); :class:`OutOfRange` (a ``ValueError``) for a
-    number literal beyond the float range, which the decoding table refuses like
-    ``Infinity`` (§1.4).
+    Raises :class:`ValueError` for text that is not a JSON value there within the
+    portable limits (NaN, Infinity, nesting past 512: specs/README.md §1.4.1), so
+    hostile brackets end here, not in a crash, and every language agrees; and
+    :class:`OutOfRange` (a ``ValueError``) for a number beyond the float range, so that
+    a grammar can still read the call object around it and refuse only its arguments.
     """
     try:
-        return _DECODER.raw_decode(text, pos)
-    except RecursionError:
-        raise ValueError("nesting too deep") from None
+        return scan_at(text, pos)
+    except JsonFault as fault:
+        if fault.code == OUT_OF_RANGE_CODE:
+            raise OutOfRange(OUT_OF_RANGE) from None
+        raise
 
 
 def decode_json_lenient_at(text: str, pos: int) -> tuple[Any, int]:

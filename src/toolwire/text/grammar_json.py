@@ -27,11 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..arguments import decode_arguments
+from ..arguments import decode_arguments_coded
 from ..expression import Expression
 from ..toolcall import ToolCall
 from .grammar import (
     OUT_OF_RANGE,
+    OUT_OF_RANGE_CODE,
     OutOfRange,
     Parsed,
     decode_json_at,
@@ -45,6 +46,9 @@ __all__ = ["JsonGrammar"]
 
 SHAPES: Final = frozenset({"object", "array", "object-or-array"})
 DEFAULT_CALL_KEYS: Final = ("name", "id", "type")
+MISPLACED_CODE: Final = "arguments-key-unknown"
+"""``arguments_error_code`` of a call object whose arguments sit under a key the spec does
+not accept."""
 
 
 class JsonGrammar:
@@ -157,12 +161,14 @@ class JsonGrammar:
         if not isinstance(call_id, str):
             call_id = ""
         if isinstance(raw_arguments, _Misplaced):
-            return ToolCall._trusted(name, {}, call_id, True, raw_arguments.message)
+            return ToolCall._trusted(
+                name, {}, call_id, True, raw_arguments.message, MISPLACED_CODE
+            )
         if lenient and has_infinity(raw_arguments):
-            return ToolCall._trusted(name, {}, call_id, True, OUT_OF_RANGE)
-        arguments, undecodable, error = decode_arguments(raw_arguments)
+            return ToolCall._trusted(name, {}, call_id, True, OUT_OF_RANGE, OUT_OF_RANGE_CODE)
+        arguments, undecodable, error, code = decode_arguments_coded(raw_arguments)
         # The arguments dict comes from this block's own fresh parse: nobody else holds it.
-        return ToolCall._trusted(name, arguments, call_id, undecodable, error)
+        return ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
 
     def _raw_arguments(self, item: dict[str, Any]) -> Any:
         """The raw arguments by the spec's expression or its first present key."""

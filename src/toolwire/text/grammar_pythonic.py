@@ -11,12 +11,17 @@ the text whole. ``layout: lines`` reads calls one per line without the list's br
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..toolcall import ToolCall
 from .grammar import Parsed, skip_blanks
 from .pyliteral import LiteralError, read_call_lines, read_call_list
 from .typed import Schemas
 
-__all__ = ["PythonicGrammar"]
+__all__ = ["NOT_A_LITERAL_CODE", "PythonicGrammar"]
+
+NOT_A_LITERAL_CODE: Final = "not-a-literal"
+"""``arguments_error_code`` of a call whose arguments leave the literal subset."""
 
 
 class PythonicGrammar:
@@ -40,7 +45,9 @@ class PythonicGrammar:
             return None
         return Parsed(
             [
-                ToolCall._trusted(name, {}, "", True, f"not a Python literal: {error}")
+                ToolCall._trusted(
+                    name, {}, "", True, f"not a Python literal: {error}", NOT_A_LITERAL_CODE
+                )
                 if arguments is None
                 else ToolCall._trusted(name, arguments, "", False, None)
                 for name, arguments, error in calls

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..arguments import loads_strict
 from ..toolcall import ToolCall
-from .grammar import UNFINISHED, Parsed, plausible_name
+from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
 from .occurrences import Occurrences
 from .tagnames import read_tag
 from .typed import ALL_TYPES, Schemas, type_value
@@ -41,7 +41,11 @@ ParameterTags = tuple[str, str, str | None, str]
 
 
 class _Fault(Exception):
-    """The parameters of one call do not read; the message says why."""
+    """The parameters of one call do not read; ``code`` and the message say why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class XmlGrammar:
@@ -158,7 +162,7 @@ class XmlGrammar:
         schemas: Schemas | None,
     ) -> ToolCall:
         if unfinished:
-            return ToolCall._trusted(name, {}, "", True, UNFINISHED)
+            return ToolCall._trusted(name, {}, "", True, UNFINISHED, UNFINISHED_CODE)
         schema = schemas(name) if schemas is not None else None
         properties = schema.get("properties") if schema is not None else None
         try:
@@ -166,7 +170,7 @@ class XmlGrammar:
                 chunk, occ, start, end, properties if isinstance(properties, dict) else None
             )
         except _Fault as fault:
-            return ToolCall._trusted(name, {}, "", True, str(fault))
+            return ToolCall._trusted(name, {}, "", True, str(fault), fault.code)
         return ToolCall._trusted(name, arguments, "", False, None)
 
     def _parameters(
@@ -185,26 +189,29 @@ class XmlGrammar:
             if pos >= end:
                 return arguments
             if not chunk.startswith(opening, pos):
-                raise _Fault("unexpected text between parameters")
+                raise _Fault("text-between-parameters", "unexpected text between parameters")
             key_at = pos + len(opening)
             stop = occ.first(name_end, key_at)
             if stop == -1 or stop + len(name_end) > end:
-                raise _Fault(f"a parameter name has no {name_end!r}")
+                raise _Fault("unclosed-parameter-name", f"a parameter name has no {name_end!r}")
             key = chunk[key_at:stop].strip()
             attributes: dict[str, str] = {}
             if self._quoted:
                 tag = read_tag(key)
                 if tag is None:
-                    raise _Fault(f"parameter tag {key!r} does not read as name and attributes")
+                    raise _Fault(
+                        "bad-parameter-tag",
+                        f"parameter tag {key!r} does not read as name and attributes",
+                    )
                 key, attributes = tag
             if not key:
-                raise _Fault("a parameter has an empty name")
+                raise _Fault("empty-parameter-name", "a parameter has an empty name")
             pos = stop + len(name_end)
             if value_open is not None:
                 while pos < end and chunk[pos].isspace():
                     pos += 1
                 if not chunk.startswith(value_open, pos):
-                    raise _Fault(f"parameter {key!r} has no {value_open!r}")
+                    raise _Fault("missing-value-tag", f"parameter {key!r} has no {value_open!r}")
                 pos += len(value_open)
             close_at = occ.first(closing, pos)
             next_at = occ.first(opening, pos)
@@ -234,7 +241,8 @@ class XmlGrammar:
             except ValueError as exc:
                 attribute = f'{self._string_attribute}="false"'
                 raise _Fault(
-                    f"parameter {key!r} is marked {attribute} but is not JSON: {exc}"
+                    "marked-value-not-json",
+                    f"parameter {key!r} is marked {attribute} but is not JSON: {exc}",
                 ) from None
         if properties is not None:
             return type_value(raw, properties.get(key), self._types)

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..arguments import decode_arguments
+from ..arguments import decode_arguments_coded
 from ..toolcall import ToolCall
-from .grammar import UNFINISHED, plausible_name
+from .grammar import UNFINISHED, UNFINISHED_CODE, plausible_name
 from .occurrences import Occurrences
 from .scanner import Scanned
 from .typed import Schemas
@@ -147,9 +147,9 @@ class HarmonyScanner:
         if not plausible_name(name):
             return None
         if not message.closed:
-            return ToolCall._trusted(name, {}, "", True, UNFINISHED)
-        arguments, undecodable, error = decode_arguments(body)
-        return ToolCall._trusted(name, arguments, "", undecodable, error)
+            return ToolCall._trusted(name, {}, "", True, UNFINISHED, UNFINISHED_CODE)
+        arguments, undecodable, error, code = decode_arguments_coded(body)
+        return ToolCall._trusted(name, arguments, "", undecodable, error, code)
 
 
 def _token_after(header: str, marker: str) -> str:

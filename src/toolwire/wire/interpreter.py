@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..arguments import decode_arguments, loads_strict
+from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from ..reply import ItemRecord, Reply, SkippedItem
 from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
@@ -102,7 +102,23 @@ def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
                 for child_index, child in enumerate(children):
                     child_key = (source_index, index, nested_index, child_index)
                     _require_object(spec, child, index, child_key)
+                    _refuse_grandchildren(spec, source.nested, child, index, child_key)
                     yield index, child_key, child, type_of(child)
+
+
+def _refuse_grandchildren(
+    spec: WireSpec, nested: tuple[Any, ...], child: dict[str, Any], index: int, key: Any
+) -> None:
+    """``nested`` walks one level (specs/README.md §1.3): a child that would itself be
+    walked is refused, so a call one level further down is never silently lost."""
+    for entry in nested:
+        if entry.when.evaluate(child) is True:
+            raise MalformedResponse(
+                spec.format,
+                "a nested item's own `when` holds, but nested items are walked one level only",
+                item_index=index,
+                location=_location(spec, key),
+            )
 
 
 def _match(spec: WireSpec, item: dict[str, Any], item_type: Any) -> Entry | None:
@@ -148,13 +164,13 @@ def _call(entry: CallEntry, item: dict[str, Any]) -> ToolCall | str:
     if type(name) is not str or not name:
         return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
     raw = entry.arguments.evaluate(item)
-    arguments, undecodable, error = decode_arguments(raw)
+    arguments, undecodable, error, code = decode_arguments_coded(raw)
     if arguments is raw:
         arguments = copy_json(raw)
     call_id: Any = entry.id.evaluate(item) if entry.id is not None else None
     if type(call_id) is not str:
         call_id = id_text(call_id)
-    return ToolCall._trusted(name, arguments, call_id, undecodable, error)
+    return ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
 
 
 def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:
