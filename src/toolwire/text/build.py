@@ -13,6 +13,7 @@ from typing import Any
 
 from ..expression import Expression
 from .grammar import Grammar
+from .grammar_call_object import CallObjectGrammar
 from .grammar_head import HeadGrammar
 from .grammar_json import DEFAULT_CALL_KEYS, JsonGrammar
 from .grammar_pythonic import PythonicGrammar
@@ -141,6 +142,12 @@ def _grammar(
             types=tuple(entry.get("types", ALL_TYPES)),
             quoted_names=bool(entry.get("quoted_names", False)),
             string_attribute=entry.get("string_attribute"),
+        )
+    if grammar == "call-object":
+        return CallObjectGrammar(
+            prefix=render(f"{base}/call_prefix"),
+            delimiter=render(f"{base}/string_delimiter"),
+            json_strings=entry.get("strings", "text") == "json-or-string",
         )
     if grammar == "pythonic":
         return PythonicGrammar(

@@ -26,6 +26,7 @@ _MARKER_KEYS: Final = {
     ),
     "xml-parameters": ("name_end",),
     "pythonic": (),
+    "call-object": ("call_prefix", "string_delimiter"),
 }
 _TAG_GROUPS: Final = ("function", "parameter")
 
