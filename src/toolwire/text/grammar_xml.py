@@ -98,14 +98,20 @@ class XmlGrammar:
     def _bare(
         self, chunk: str, occ: Occurrences, cut: bool, schemas: Schemas | None
     ) -> list[ToolCall]:
-        """GLM style: the block starts with the name."""
-        stop, _ = occ.earliest(self._name_end, 0)
+        """GLM style: the block starts with the name.
+
+        The name runs to the earliest ``name_end`` literal, which is dropped unless it
+        opens the first parameter (GLM's ``<arg_key>``, kept; Hunyuan's ``<tool_sep>``
+        and MiniCPM's ``>``, dropped).
+        """
+        stop, length = occ.earliest(self._name_end, 0)
         if stop == -1:
-            stop = len(chunk)
-        name = chunk[:stop].strip()
-        if not plausible_name(name):
+            stop = length = len(chunk)
+        name = self._name(chunk[:stop])
+        if name is None:
             return []
-        return [self._call(name, chunk, occ, stop, len(chunk), unfinished=cut, schemas=schemas)]
+        body = stop if chunk.startswith(self._parameter[0], stop) else stop + length
+        return [self._call(name, chunk, occ, body, len(chunk), unfinished=cut, schemas=schemas)]
 
     def _functions(
         self, chunk: str, occ: Occurrences, cut: bool, schemas: Schemas | None
