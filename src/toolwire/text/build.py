@@ -142,6 +142,9 @@ def _grammar(
             types=tuple(entry.get("types", ALL_TYPES)),
             quoted_names=bool(entry.get("quoted_names", False)),
             string_attribute=entry.get("string_attribute"),
+            string_value=entry.get("string_value", "true"),
+            function_name_attribute=entry.get("function_name_attribute"),
+            parameter_name_attribute=entry.get("parameter_name_attribute"),
         )
     if grammar == "call-object":
         return CallObjectGrammar(

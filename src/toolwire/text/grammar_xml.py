@@ -53,12 +53,15 @@ class XmlGrammar:
 
     __slots__ = (
         "_function",
+        "_function_name_attribute",
         "_json_values",
         "_name_end",
         "_parameter",
+        "_parameter_name_attribute",
         "_quoted",
         "_string_attribute",
-        "_trim_newline",
+        "_string_value",
+        "_trim",
         "_types",
     )
 
@@ -73,17 +76,23 @@ class XmlGrammar:
         types: tuple[str, ...] = ALL_TYPES,
         quoted_names: bool = False,
         string_attribute: str | None = None,
+        string_value: str = "true",
+        function_name_attribute: str | None = None,
+        parameter_name_attribute: str | None = None,
     ) -> None:
         if (function is None) == (not name_end):
             raise ValueError("give exactly one of function and name_end")
         self._function = function
         self._name_end = name_end
         self._parameter = parameter
-        self._trim_newline = value_trim == "newline"
+        self._trim = value_trim
         self._json_values = values == "json-or-string"
         self._types = frozenset(types)
         self._quoted = quoted_names
         self._string_attribute = string_attribute
+        self._string_value = string_value
+        self._function_name_attribute = function_name_attribute
+        self._parameter_name_attribute = parameter_name_attribute
 
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
@@ -150,8 +159,9 @@ class XmlGrammar:
     def _name(self, text: str) -> str | None:
         """A function's name from its tag text (quoted with ``quoted_names``), if plausible."""
         if self._quoted:
-            tag = read_tag(text)
-            name = tag[0] if tag is not None and not tag[1] else None
+            attribute = self._function_name_attribute
+            tag = read_tag(text, attribute)
+            name = tag[0] if tag is not None and (attribute or not tag[1]) else None
         else:
             name = text.strip()
         return name if name is not None and plausible_name(name) else None
@@ -203,7 +213,7 @@ class XmlGrammar:
             key = chunk[key_at:stop].strip()
             attributes: dict[str, str] = {}
             if self._quoted:
-                tag = read_tag(key)
+                tag = read_tag(key, self._parameter_name_attribute)
                 if tag is None:
                     raise _Fault(
                         "bad-parameter-tag",
@@ -232,20 +242,20 @@ class XmlGrammar:
     def _value(
         self, raw: str, key: str, properties: dict[str, Any] | None, marked: str | None
     ) -> Any:
-        if self._trim_newline:
+        if self._trim == "newline":
             if raw.startswith("\n"):
                 raw = raw[1:]
             if raw.endswith("\n"):
                 raw = raw[:-1]
-        else:
+        elif self._trim == "whitespace":
             raw = raw.strip()
-        if marked == "true":
+        if marked == self._string_value:
             return raw
-        if marked == "false":
+        if marked is not None:
             try:
                 return loads_strict(raw)
             except ValueError as exc:
-                attribute = f'{self._string_attribute}="false"'
+                attribute = f'{self._string_attribute}="{marked}"'
                 raise _Fault(
                     "marked-value-not-json",
                     f"parameter {key!r} is marked {attribute} but is not JSON: {exc}",

@@ -13,11 +13,20 @@ from __future__ import annotations
 __all__ = ["read_tag"]
 
 
-def read_tag(text: str) -> tuple[str, dict[str, str]] | None:
-    """``(name, attributes)`` of a tag's text, or None when it does not read."""
+def read_tag(text: str, name_attribute: str | None = None) -> tuple[str, dict[str, str]] | None:
+    """``(name, attributes)`` of a tag's text, or None when it does not read.
+
+    With ``name_attribute`` the text is attributes only and the name is that one's
+    value (Kimi K3's ``tool="python" index="1"``).
+    """
     text = text.strip()
     if not text:
         return None
+    if name_attribute is not None:
+        attributes = _attributes(text)
+        if attributes is None or name_attribute not in attributes:
+            return None
+        return attributes.pop(name_attribute), attributes
     if text[0] in "\"'":
         close = text.find(text[0], 1)
         if close == -1:
@@ -30,6 +39,12 @@ def read_tag(text: str) -> tuple[str, dict[str, str]] | None:
                 cut = i
                 break
         name, rest = text[:cut], text[cut:]
+    attributes = _attributes(rest)
+    return None if attributes is None else (name, attributes)
+
+
+def _attributes(rest: str) -> dict[str, str] | None:
+    """``key="value"`` pairs separated by blanks, or None when the text is not that."""
     attributes: dict[str, str] = {}
     rest = rest.strip()
     while rest:
@@ -43,4 +58,4 @@ def read_tag(text: str) -> tuple[str, dict[str, str]] | None:
             return None
         attributes[key] = after[1:close]
         rest = after[close + 1 :].strip()
-    return name, attributes
+    return attributes
