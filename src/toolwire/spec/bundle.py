@@ -75,6 +75,8 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
             yield entry.arguments
             if entry.id is not None:
                 yield entry.id
+            for _, kept in entry.keep:
+                yield kept
         elif type(entry) is ServerEntry:
             yield entry.id
             yield entry.name

@@ -150,6 +150,11 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             for key in sorted(_EXPRESSION_KEYS & set(entry)):
                 if isinstance(entry[key], str):
                     yield f"/{kind}/{i}/{key}", entry[key]
+            keep = entry.get("keep")
+            if isinstance(keep, dict):
+                for name, source in keep.items():
+                    if isinstance(source, str):
+                        yield f"/{kind}/{i}/keep/{escape_pointer(name)}", source
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:

@@ -58,21 +58,28 @@ class Entry(Record):
 
 
 class CallEntry(Entry):
-    """An item type that is a tool call the client executes."""
+    """An item type that is a tool call the client executes.
 
-    __slots__ = ("arguments", "id", "name")
+    ``keep`` pairs each ``provider_data`` key with the expression that reads it off the
+    item: what the provider needs back with the call on the next turn.
+    """
+
+    __slots__ = ("arguments", "id", "keep", "name")
     name: Expression
     arguments: Expression
     id: Expression | None
+    keep: tuple[tuple[str, Expression], ...]
 
     def __init__(
         self, kind: Kind, index: int, type: str, when: Expression | None,
         name: Expression, arguments: Expression, id: Expression | None,
+        keep: tuple[tuple[str, Expression], ...] = (),
     ) -> None:
         super().__init__(kind, index, type, when)
         setfield(self, "name", name)
         setfield(self, "arguments", arguments)
         setfield(self, "id", id)
+        setfield(self, "keep", keep)
 
 
 class ServerEntry(Entry):
@@ -282,6 +289,7 @@ def _entry(kind: Kind, index: int, data: Mapping[str, Any], compiler: Compile) -
             name=compiler(data["name"]),
             arguments=compiler(data["arguments"]),
             id=_optional(data, "id", compiler),
+            keep=tuple((key, compiler(source)) for key, source in (data.get("keep") or {}).items()),
         )
     if kind == "server_side":
         return ServerEntry(

@@ -142,19 +142,47 @@ def _guarded(spec: WireSpec, error: ValueError) -> MalformedResponse:
     return MalformedResponse(spec.format, f"an expression of the spec failed: {error}")
 
 
-def _call(entry: CallEntry, item: dict[str, Any]) -> ToolCall | str:
-    """The item's call, or the reason it yields none."""
+def _call(entry: CallEntry, item: dict[str, Any], index: int | None) -> ToolCall | str:
+    """The item's call, or the reason it yields none.
+
+    The call records its raw arguments exactly as sent (a decoded object shares the
+    owned copy ``arguments`` holds: neither is handed out uncopied), the ``keep``
+    fields of its entry, and ``index``, where its item stands in the reply.
+    """
     name = entry.name.evaluate(item)
     if type(name) is not str or not name:
-        return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
+        if isinstance(name, str) and name:  # a str subclass (an SDK's str enum) is text
+            name = str.__str__(name)
+        else:
+            return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
     raw = entry.arguments.evaluate(item)
     arguments, undecodable, error = decode_arguments(raw)
     if arguments is raw:
-        arguments = copy_json(raw)
+        arguments = kept_raw = copy_json(raw)
+    else:
+        kept_raw = raw if raw is None or type(raw) is str else copy_json(raw)
     call_id: Any = entry.id.evaluate(item) if entry.id is not None else None
     if type(call_id) is not str:
-        call_id = id_text(call_id)
-    return ToolCall._trusted(name, arguments, call_id, undecodable, error)
+        call_id = any_id_text(call_id)
+    provider_data = kept(entry, item) if entry.keep else None
+    return ToolCall._trusted(
+        name, arguments, call_id, undecodable, error, kept_raw, provider_data, index
+    )
+
+
+def any_id_text(value: Any) -> str:
+    """:func:`id_text`, with a str subclass (an SDK's str enum) read as its text."""
+    return str.__str__(value) if isinstance(value, str) else id_text(value)
+
+
+def kept(entry: CallEntry, item: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry's ``keep`` fields of one item (null ones left out), or None if none."""
+    data = {}
+    for key, expression in entry.keep:
+        value = expression.evaluate(item)
+        if value is not None:
+            data[key] = copy_json(value)
+    return data or None
 
 
 def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:
@@ -192,9 +220,9 @@ def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) 
     """:func:`extract` by walking the spec's tables: the semantics the fast path follows."""
     calls: list[ToolCall] = []
     try:
-        for _, _, item, _, entry in _classified(spec, response, strict):
+        for index, _, item, _, entry in _classified(spec, response, strict):
             if type(entry) is CallEntry:
-                call = _call(entry, item)
+                call = _call(entry, item, index)
                 if type(call) is ToolCall:
                     calls.append(call)
     except ToolwireError:
@@ -214,7 +242,10 @@ def _build_fast(spec: WireSpec, strict: bool | None) -> FastExtract:
 
 
 def _text(value: Any) -> str | None:
-    return value if type(value) is str else None
+    """A string value as plain text (a str subclass, such as an SDK's enum, included)."""
+    if type(value) is str:
+        return value
+    return str.__str__(value) if isinstance(value, str) else None
 
 
 def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
@@ -236,7 +267,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
                 continue
             records.append(ItemRecord(index, _location(spec, key), shown, entry.kind, entry.index))
             if type(entry) is CallEntry:
-                call = _call(entry, item)
+                call = _call(entry, item, index)
                 if type(call) is ToolCall:
                     calls.append(call)
                 else:
@@ -263,7 +294,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
         calls=tuple(calls),
         server_calls=tuple(server_calls),
         truncated=truncated,
-        finish_reason=finish if type(finish) is str else None,
+        finish_reason=_text(finish),
         unknown_types=tuple(unknown),
         skipped=tuple(skipped),
         items=tuple(records),
@@ -280,7 +311,7 @@ def from_item(spec: WireSpec, raw_item: Any) -> ToolCall | None:
             if type(entry) is RefuseEntry:
                 raise UnmappedCall(spec.format, 0, entry.type, entry.reason)
             if type(entry) is CallEntry:
-                call = _call(entry, raw_item)
+                call = _call(entry, raw_item, None)
                 if type(call) is ToolCall:
                     return call
     except ToolwireError:
