@@ -247,6 +247,12 @@ def _by_key_code(
         w.line(depth, f"{keyword} {subject}.get({key!r}) is not None:")
         _action(w, depth + 1, spec, key, subject, unknown)
         keyword = "elif"
+    # A call written with the SDK's own key (google-genai's function_call): the walk
+    # renames the reply's keys (the spec's normalize part) and answers.
+    for key in spec.normalize.call_keys if spec.normalize is not None else ():
+        w.line(depth, f"{keyword} {subject}.get({key!r}) is not None:")
+        w.line(depth + 1, "return None")
+        keyword = "elif"
     if unknown != "pass":
         if chain:
             w.line(depth, "else:")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..arguments import decode_arguments, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
+from ..expression import NotJSONError
 from ..reply import ItemRecord, Reply, SkippedItem
 from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
 from ..toolcall import ServerToolCall, ToolCall, copy_json, id_text
@@ -31,8 +32,15 @@ _Walked = tuple[int, Any, dict[str, Any], Any]
 """(top-level item index, location key, item, item type) for one item."""
 
 
-def coerce_response(data: Any, format: str | None) -> dict[str, Any]:
-    """The response as a JSON object: a dict as given, or JSON text (str/bytes) parsed."""
+_JSON_SCALARS = (str, int, float, list, tuple, type(None))
+
+
+def coerce_response(
+    data: Any, format: str | None, spec: WireSpec | None = None
+) -> dict[str, Any]:
+    """The response as a JSON object: a dict as given, JSON text (str/bytes) parsed, or an
+    SDK's response object as the wire JSON of ``spec``'s format
+    (:mod:`toolwire.interop.objects`, loaded only for such objects)."""
     if isinstance(data, dict):
         return data
     if isinstance(data, (bytes, bytearray, memoryview)):
@@ -48,8 +56,29 @@ def coerce_response(data: Any, format: str | None) -> dict[str, Any]:
             raise MalformedResponse(format, f"response is not JSON: {exc}") from None
         if isinstance(data, dict):
             return data
+    elif not isinstance(data, _JSON_SCALARS):
+        from ..interop.objects import to_wire_json
+
+        return to_wire_json(data, spec, format)
     kind = "null" if data is None else type(data).__name__
     raise MalformedResponse(format, f"a response must be a JSON object, not {kind}")
+
+
+def _response(spec: WireSpec, data: Any) -> dict[str, Any]:
+    """The response as the spec's wire JSON (see :func:`coerce_response`); a dict written
+    with an SDK's own keys (the spec's ``normalize.detect``) renamed to the wire's."""
+    response = coerce_response(data, spec.format, spec)
+    normalize = spec.normalize
+    if normalize is not None and normalize.detect is not None:
+        try:
+            detected = normalize.detect.evaluate(response) is True
+        except NotJSONError as exc:  # an SDK object inside the dict, met by the predicate
+            raise MalformedResponse(spec.format, str(exc)) from None
+        if detected:
+            from ..interop.objects import normalised
+
+            response = normalised(spec, response)
+    return response
 
 
 def _location(spec: WireSpec, key: Any) -> str:
@@ -76,9 +105,16 @@ def _listed(spec: WireSpec, value: Any, single: bool, what: str) -> list[Any]:
 def _require_object(spec: WireSpec, item: Any, index: int, key: Any) -> None:
     """Items are JSON objects; anything else is a malformed response, named by place."""
     if type(item) is not dict:
+        kind = type(item)
+        shown = kind.__name__
+        if kind.__module__ != "builtins" and not isinstance(item, (list, str, int, float)):
+            shown = (
+                f"{kind.__module__}.{kind.__qualname__} (an SDK object inside plain data: pass"
+                " the SDK's response object itself, or its JSON)"
+            )
         raise MalformedResponse(
             spec.format,
-            f"item is a {type(item).__name__}, not an object",
+            f"item is a {shown}, not an object",
             item_index=index,
             location=_location(spec, key),
         )
@@ -139,6 +175,8 @@ def _classified(
 
 
 def _guarded(spec: WireSpec, error: ValueError) -> MalformedResponse:
+    if isinstance(error, NotJSONError):  # not the spec's fault: the data is not JSON
+        return MalformedResponse(spec.format, str(error))
     return MalformedResponse(spec.format, f"an expression of the spec failed: {error}")
 
 
@@ -187,7 +225,7 @@ def kept(entry: CallEntry, item: dict[str, Any]) -> dict[str, Any] | None:
 
 def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:
     """The raw call items the client must execute, in response order, unparsed."""
-    response = coerce_response(data, spec.format)
+    response = _response(spec, data)
     try:
         return [
             item
@@ -206,7 +244,7 @@ def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolC
     The spec's generated extract function (:mod:`toolwire.wire.fastpath`) answers the regular
     case; when it declines (``None``), the walk below answers, or raises the exact error.
     """
-    response = data if type(data) is dict else coerce_response(data, spec.format)
+    response = data if type(data) is dict else coerce_response(data, spec.format, spec)
     fast = spec.fast.get(strict)
     if fast is None:
         fast = _build_fast(spec, strict)
@@ -218,6 +256,8 @@ def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolC
 
 def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> list[ToolCall]:
     """:func:`extract` by walking the spec's tables: the semantics the fast path follows."""
+    if spec.normalize is not None and spec.normalize.detect is not None:
+        response = _response(spec, response)
     calls: list[ToolCall] = []
     try:
         for index, _, item, _, entry in _classified(spec, response, strict):
@@ -250,7 +290,7 @@ def _text(value: Any) -> str | None:
 
 def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
     """Everything at once: calls, server-side calls, truncation, unknown and skipped items."""
-    response = coerce_response(data, spec.format)
+    response = _response(spec, data)
     calls: list[ToolCall] = []
     server_calls: list[ServerToolCall] = []
     unknown: list[str] = []
