@@ -23,7 +23,12 @@ REPLY = {
     }]
 }
 
-HEAVY = ("yaml", "jsonschema", "jmespath", "argparse")
+HEAVY = (
+    "yaml", "jsonschema", "jmespath", "argparse",
+    # this round's subsystems: batch rows, Spark, interop conversions, and what they pull in
+    "toolwire.batch", "toolwire.spark", "toolwire.interop", "toolwire.cli.batch",
+    "multiprocessing", "gzip", "pyarrow", "pyspark", "pandas",
+)
 
 
 def _loaded_after(code: str) -> dict[str, object]:
@@ -92,3 +97,14 @@ def test_plain_replies_load_neither_the_sdk_normaliser_nor_the_renderer() -> Non
         " 'toolwire.wire.render')))\n"
     )
     assert _loaded_after(code)["result"] == []
+
+
+def test_the_batch_spark_and_interop_parts_load_on_first_use() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "before = [m for m in ('toolwire.batch', 'toolwire.spark', 'toolwire.interop')"
+        " if m in sys.modules]\n"
+        f"rows = toolwire.batch.rows({REPLY!r})\n"
+        "result = [before, len(rows), 'toolwire.batch' in sys.modules]"
+    )
+    assert found["result"] == [[], 2, True]

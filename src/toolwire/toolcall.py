@@ -384,7 +384,9 @@ class ToolCall:
         return self
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (ToolCall.from_dict, (self.to_dict(),))
+        # Every slot as it is, whatever slots the class gains: no re-validation and no
+        # copy on the way in (the values were checked and owned when this call was made).
+        return (_restore_call, (type(self), tuple(getter(self) for getter in _SLOT_GETTERS)))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data; always carries ``synthetic`` and ``arguments_undecodable``,
@@ -462,6 +464,24 @@ _new = object.__new__
     )
 )
 
+_SLOT_NAMES = ToolCall.__slots__
+_SLOT_GETTERS = tuple(ToolCall.__dict__[slot].__get__ for slot in _SLOT_NAMES)
+_SLOT_SETTERS = tuple(ToolCall.__dict__[slot].__set__ for slot in _SLOT_NAMES)
+
+
+def _restore_call(cls: type[ToolCall], values: tuple[Any, ...]) -> ToolCall:
+    """A pickled :class:`ToolCall` back: each slot set as it was (see ``__reduce__``)."""
+    if len(values) != len(_SLOT_SETTERS):
+        raise ValueError(
+            f"a pickled ToolCall holds {len(values)} fields, this toolwire's has"
+            f" {len(_SLOT_SETTERS)}: pickle it with the same toolwire version"
+        )
+    call = _new(cls)
+    for setter, value in zip(_SLOT_SETTERS, values, strict=True):
+        setter(call, value)
+    return call
+
+
 _DICT_KEYS = frozenset(
     {
         "name", "arguments", "id", "synthetic", "arguments_undecodable", "arguments_error",
@@ -504,6 +524,17 @@ class ServerToolCall:
 
     def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError(f"ServerToolCall is immutable; cannot set {key!r}")
+
+    # Immutable, so a copy may be the value itself (as with ToolCall); pickling goes
+    # through the constructor, since the default slot-state path sets attributes.
+    def __copy__(self) -> ServerToolCall:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ServerToolCall:
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.type, self.id, self.name, self.status, self._raw))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ServerToolCall):
