@@ -23,6 +23,8 @@ def check_reply(reply: toolwire.Reply, expect: dict[str, Any]) -> None:
         assert reply.finish_reason == expect["finish_reason"]
     if "unknown_types" in expect:
         assert list(reply.unknown_types) == expect["unknown_types"]
+    if "fates" in expect:
+        assert list(reply.fates()) == expect["fates"]
     if "skipped" in expect:
         got = [{"item_index": s.item_index, "item_type": s.item_type} for s in reply.skipped]
         assert got == expect["skipped"]

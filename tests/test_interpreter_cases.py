@@ -42,4 +42,6 @@ def test_interpreter_case_holds(name: str, case: Case, test: dict[str, Any]) -> 
     assert list(reply.unknown_types) == expect["unknown_types"]
     skipped = [{"item_index": s.item_index, "item_type": s.item_type} for s in reply.skipped]
     assert skipped == expect["skipped"]
+    if "fates" in expect:
+        assert list(reply.fates()) == expect["fates"]
     assert interpreter.extract(spec, test["response"], strict) == list(reply.calls)

@@ -24,7 +24,7 @@ from typing import Any
 import jmespath
 
 from toolwire import MalformedResponse, ToolCall, UnknownItemType, UnmappedCall
-from toolwire.arguments import decode_arguments
+from toolwire.arguments import decode_arguments_coded
 from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 from toolwire.toolcall import copy_json
 
@@ -58,15 +58,15 @@ def _call(
     if type(raw) is dict:  # already an object: copied, as the decoding table says
         arguments = copy_json(raw)
         return ToolCall._trusted(
-            name, arguments, _id_text(call_id), False, None, arguments, kept, index
+            name, arguments, _id_text(call_id), False, None, None, arguments, kept, index
         )
-    arguments, undecodable, error = decode_arguments(raw)
+    arguments, undecodable, error, code = decode_arguments_coded(raw)
     if arguments is raw:
         arguments = raw = copy_json(raw)
     elif raw is not None and type(raw) is not str:
         raw = copy_json(raw)
     return ToolCall._trusted(
-        name, arguments, _id_text(call_id), undecodable, error, raw, kept, index
+        name, arguments, _id_text(call_id), undecodable, error, code, raw, kept, index
     )
 
 

@@ -318,15 +318,14 @@ def _type_of(source: Mapping[str, Any]) -> TypeOf:
             for key in keys:
                 if item.get(key) is not None:
                     return key
-            # None of the listed keys: name the item by its first non-null key, so an
+            # None of the listed keys: name the item by its smallest non-null key (code
+            # point order: a JSON object has no key order every parser keeps), so an
             # unknown part is reported (or refused) under a name a reader can look up —
             # but as an UnlistedKey, which no entry matches even where the key is some
             # entry's type: the item stays unknown (specs/README.md §1.1), as in the
             # generated extract (toolwire.wire.fastpath).
-            for key, value in item.items():
-                if value is not None:
-                    return UnlistedKey(key)
-            return None
+            named = [key for key, value in item.items() if value is not None]
+            return UnlistedKey(min(named)) if named else None
 
         return by_key
     type_field = source["type_field"]

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ..arguments import decode_arguments
+from ..arguments import decode_arguments_coded
 from ..expression import element_of, field_of, path_steps
 from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
 from ..toolcall import ToolCall, copy_json
@@ -169,16 +169,16 @@ def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
     # The raw arguments are kept as sent: the owned copy of an object, a string itself.
     w.line(depth + 1, "if type(raw) is dict:")
     w.line(depth + 2, "args = _copy(raw)")
-    w.line(depth + 2, "append(_trusted(name, args, cid, False, None, args, pd, index))")
+    w.line(depth + 2, "append(_trusted(name, args, cid, False, None, None, args, pd, index))")
     w.line(depth + 1, "else:")
-    w.line(depth + 2, "args, bad, err = _decode(raw)")
+    w.line(depth + 2, "args, bad, err, code = _decode(raw)")
     w.line(depth + 2, "if args is raw:")
     w.line(depth + 3, "args = kr = _copy(raw)")
     w.line(depth + 2, "elif raw is None or type(raw) is str:")
     w.line(depth + 3, "kr = raw")
     w.line(depth + 2, "else:")
     w.line(depth + 3, "kr = _copy(raw)")
-    w.line(depth + 2, "append(_trusted(name, args, cid, bad, err, kr, pd, index))")
+    w.line(depth + 2, "append(_trusted(name, args, cid, bad, err, code, kr, pd, index))")
     # A str subclass (an SDK's str enum) is a name to the walk: let it answer.
     w.line(depth, "elif isinstance(name, str):")
     w.line(depth + 1, "return None")
@@ -345,6 +345,9 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
             w.line(4, "for child in children:")
             w.line(5, "if type(child) is not dict:")
             w.line(6, "return None")
+            for inner in source.nested:  # a child that would nest again: the walk refuses it
+                w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
+                w.line(6, "return None")
             _dispatch_code(w, 5, spec, data, "child", refuse_unknown)
     # An expression that failed, or a value that was unhashable: the interpreter knows
     # which error to raise, and where.
@@ -364,7 +367,7 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_get": field_of,
         "_index": element_of,
         "_id_text": any_id_text,
-        "_decode": decode_arguments,
+        "_decode": decode_arguments_coded,
         "_copy": copy_json,
         "_trusted": ToolCall._trusted,
         **constants,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..arguments import decode_arguments, loads_strict
+from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from ..expression import NotJSONError
 from ..reply import ItemRecord, Reply, SkippedItem
@@ -138,7 +138,23 @@ def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
                 for child_index, child in enumerate(children):
                     child_key = (source_index, index, nested_index, child_index)
                     _require_object(spec, child, index, child_key)
+                    _refuse_grandchildren(spec, source.nested, child, index, child_key)
                     yield index, child_key, child, type_of(child)
+
+
+def _refuse_grandchildren(
+    spec: WireSpec, nested: tuple[Any, ...], child: dict[str, Any], index: int, key: Any
+) -> None:
+    """``nested`` walks one level (specs/README.md §1.3): a child that would itself be
+    walked is refused, so a call one level further down is never silently lost."""
+    for entry in nested:
+        if entry.when.evaluate(child) is True:
+            raise MalformedResponse(
+                spec.format,
+                "a nested item's own `when` holds, but nested items are walked one level only",
+                item_index=index,
+                location=_location(spec, key),
+            )
 
 
 def _match(spec: WireSpec, item: dict[str, Any], item_type: Any) -> Entry | None:
@@ -194,7 +210,7 @@ def _call(entry: CallEntry, item: dict[str, Any], index: int | None) -> ToolCall
         else:
             return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
     raw = entry.arguments.evaluate(item)
-    arguments, undecodable, error = decode_arguments(raw)
+    arguments, undecodable, error, code = decode_arguments_coded(raw)
     if arguments is raw:
         arguments = kept_raw = copy_json(raw)
     else:
@@ -204,7 +220,7 @@ def _call(entry: CallEntry, item: dict[str, Any], index: int | None) -> ToolCall
         call_id = any_id_text(call_id)
     provider_data = kept(entry, item) if entry.keep else None
     return ToolCall._trusted(
-        name, arguments, call_id, undecodable, error, kept_raw, provider_data, index
+        name, arguments, call_id, undecodable, error, code, kept_raw, provider_data, index
     )
 
 
