@@ -113,13 +113,24 @@ def from_fmt(fmt: str, raw_item: Any) -> ToolCall | None:
     return Registry.default().from_fmt(fmt, raw_item)
 
 
-def read(fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
+def read(
+    fmt: str | None,
+    data: Any,
+    *,
+    strict: bool | None = None,
+    text_format: str | None = None,
+    text_params: dict[str, str] | None = None,
+) -> Reply:
     """Everything at once: calls, server calls, truncation, finish reason, loose ends.
 
     ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
-    runnable, dropped and rejected calls.
+    runnable, dropped and rejected calls. ``text_format`` (a text format, e.g.
+    ``"hermes"``) also lifts the calls the model wrote into the assistant text;
+    ``Reply.text`` is that text, clean.
     """
-    return Registry.default().read(fmt, data, strict=strict)
+    return Registry.default().read(
+        fmt, data, strict=strict, text_format=text_format, text_params=text_params
+    )
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:

@@ -90,8 +90,8 @@ class Reply(Record):
     """
 
     __slots__ = (
-        "calls", "finish_reason", "format", "items", "server_calls", "skipped", "truncated",
-        "unknown_types",
+        "calls", "finish_reason", "format", "items", "server_calls", "skipped", "text",
+        "truncated", "unknown_types",
     )
     format: str
     calls: tuple[ToolCall, ...]
@@ -101,6 +101,7 @@ class Reply(Record):
     unknown_types: tuple[str, ...]
     skipped: tuple[SkippedItem, ...]
     items: tuple[ItemRecord, ...]
+    text: str | None
 
     def __init__(
         self,
@@ -112,6 +113,7 @@ class Reply(Record):
         unknown_types: tuple[str, ...] = (),
         skipped: tuple[SkippedItem, ...] = (),
         items: tuple[ItemRecord, ...] = (),
+        text: str | None = None,
     ) -> None:
         setfield(self, "format", format)
         setfield(self, "calls", calls)
@@ -121,6 +123,10 @@ class Reply(Record):
         setfield(self, "unknown_types", unknown_types)
         setfield(self, "skipped", skipped)
         setfield(self, "items", items)
+        # The assistant's text as the spec's `content` reads it (None: the spec reads none,
+        # or the reply has none); with read(..., text_format=) the calls written in it are
+        # lifted out (toolwire.wire.content).
+        setfield(self, "text", text)
 
     def fates(self) -> tuple[str, ...]:
         """For each call, in order: ``runnable``, ``dropped`` or ``rejected``."""
@@ -178,4 +184,5 @@ class Reply(Record):
             "unknown_types": list(self.unknown_types),
             "skipped": [s.to_dict() for s in self.skipped],
             "fates": list(self.fates()),
+            "text": self.text,
         }
