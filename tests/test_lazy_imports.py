@@ -91,3 +91,12 @@ def test_the_batch_spark_and_interop_parts_load_on_first_use() -> None:
         "result = [before, len(rows), 'toolwire.batch' in sys.modules]"
     )
     assert found["result"] == [[], 2, True]
+
+
+def test_toolwire_spark_imports_neither_pyspark_nor_pyarrow_until_batches_arrive() -> None:
+    found = _loaded_after(
+        "import toolwire.spark\n"
+        "function = toolwire.spark.calls_from('response')\n"
+        "result = [m for m in ('pyspark', 'pyarrow', 'pandas') if m in sys.modules]"
+    )
+    assert found["result"] == []
