@@ -8,6 +8,7 @@ what toolwire and the other implementations agree on, measured against npm
 - ``reverse``, ``sort``, ``min``, ``max``, ``sort_by``, ``min_by``, ``max_by`` — strings
   order by code point in one and by UTF-16 unit in the other (astral characters), and
   npm's ``min_by``/``max_by`` refuse string keys;
+- ``avg`` (``avg([])``: null, or NaN);
 - ``to_string`` (``1.0`` → ``"1.0"`` or ``"1"``; non-ASCII escaped or not) and
   ``to_number`` (``"1e400"``, ``"0x10"``);
 - ``keys`` and ``values`` except as the argument of ``length`` (key order);
@@ -32,6 +33,7 @@ NOT_PORTABLE: Final[dict[str, str]] = {
     ),
     "to_string": "writes numbers and non-ASCII text differently in each implementation",
     "to_number": "reads number text (1e400, 0x10) differently in each implementation",
+    "avg": "averages an empty array to null in one implementation and to NaN in the other",
 }
 _ORDER_FREE_ONLY: Final = frozenset({"keys", "values"})
 _COLLECTIONS: Final = frozenset(
