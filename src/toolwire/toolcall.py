@@ -285,8 +285,14 @@ class ToolCall:
         undecodable: bool,
         error: str | None,
         error_code: str | None = None,
+        raw: Any = None,
+        provider_data: dict[str, Any] | None = None,
+        item_index: int | None = None,
     ) -> ToolCall:
         """The interpreter's constructor: values already checked, ``arguments`` owned.
+
+        ``raw`` and ``provider_data`` are owned too (``raw`` may be the very object
+        ``arguments`` is: neither is ever handed out uncopied).
 
         Sets the slots through their descriptors (see ``_SET_*`` below), which skips
         ``__setattr__``'s refusal as ``object.__setattr__`` does, at half the cost.
@@ -299,9 +305,9 @@ class ToolCall:
         _SET_UNDECODABLE(call, undecodable)
         _SET_ERROR(call, error)
         _SET_ERROR_CODE(call, error_code)
-        _SET_RAW(call, None)
-        _SET_PROVIDER_DATA(call, None)
-        _SET_ITEM_INDEX(call, None)
+        _SET_RAW(call, raw)
+        _SET_PROVIDER_DATA(call, provider_data)
+        _SET_ITEM_INDEX(call, item_index)
         _SET_INVALID(call, False)
         _SET_ERRORS(call, ())
         _SET_UNKNOWN_TOOL(call, False)
