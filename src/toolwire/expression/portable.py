@@ -89,4 +89,8 @@ def _collection(node: dict[str, Any]) -> bool:
         return True
     if kind == "literal":
         return isinstance(node.get("value"), (list, dict))
+    if kind == "or_expression":  # x || `[]`: one of two collections
+        return all(_collection(child) for child in node["children"])
+    if kind == "pipe":  # a | [*]: the right side's value
+        return _collection(node["children"][1])
     return kind == "function_expression" and node["value"] in _COLLECTION_FUNCTIONS

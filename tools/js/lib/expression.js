@@ -94,6 +94,8 @@ export function compileExpression(source) {
 function isCollection(node) {
   if (COLLECTIONS.has(node.type)) return true;
   if (node.type === 'Literal') return node.value !== null && typeof node.value === 'object';
+  if (node.type === 'OrExpression') return node.children.every(isCollection); // x || `[]`
+  if (node.type === 'Pipe') return isCollection(node.children[1]); // a | [*]
   return node.type === 'Function' && COLLECTION_FUNCTIONS.has(node.name);
 }
 

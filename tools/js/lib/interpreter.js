@@ -97,12 +97,17 @@ export function read(spec, data, strict = null) {
       if (kind === 'calls') {
         const name = entry.name.evaluate(item);
         if (typeof name !== 'string' || !name) { reply.skipped.push({ item_index: index, item_type: shown }); continue; }
-        const decoded = decodeArguments(entry.arguments.evaluate(item));
+        const raw = entry.arguments.evaluate(item);
+        const decoded = decodeArguments(raw);
         const call = {
           name, arguments: structuredClone(decoded.arguments), id: entry.id ? idText(entry.id.evaluate(item)) : '',
           synthetic: false, arguments_undecodable: decoded.undecodable,
         };
         if (decoded.code) call.arguments_error_code = decoded.code;
+        if (raw !== null) call.raw_arguments = raw; // §1.7: provenance, as sent
+        call.item_index = index;
+        const kept = (entry.keep || []).map(([key, e]) => [key, e.evaluate(item)]).filter(([, v]) => v !== null);
+        if (kept.length) call.provider_data = Object.fromEntries(kept);
         reply.calls.push(call);
       } else if (kind === 'server_side') {
         const server = { type: shown, id: textOrNull(entry.id.evaluate(item)) ?? '' };

@@ -47,6 +47,7 @@ function schemaProblems(doc, data, specsDir, at = (pointer, rule, message, key) 
 function* expressions(data) {
   for (const key of ['truncated', 'finish_reason']) if (typeof data[key] === 'string') yield [`/${key}`, data[key]];
   if (data.sniff && typeof data.sniff.when === 'string') yield ['/sniff/when', data.sniff.when];
+  for (const key of ['shape', 'detect']) if (data.normalize && typeof data.normalize[key] === 'string') yield [`/normalize/${key}`, data.normalize[key]];
   for (const [i, source] of objects(data.items).entries()) {
     if (typeof source.select === 'string') yield [`/items/${i}/select`, source.select];
     for (const [j, nested] of objects(source.nested).entries()) {
@@ -57,6 +58,9 @@ function* expressions(data) {
     for (const [i, entry] of objects(data[kind]).entries()) {
       for (const key of ENTRY_EXPRESSIONS.filter((k) => k in entry).sort()) {
         if (typeof entry[key] === 'string') yield [`/${kind}/${i}/${key}`, entry[key]];
+      }
+      for (const [name, source] of Object.entries(entry.keep && typeof entry.keep === 'object' ? entry.keep : {})) {
+        if (typeof source === 'string') yield [`/${kind}/${i}/keep/${escapePointer(name)}`, source];
       }
     }
   }
@@ -230,6 +234,7 @@ export function compileSpec(data) {
       const source = e[key] ?? defaults[key];
       if (source !== undefined) out[key] = c(source);
     }
+    if (e.keep) out.keep = Object.entries(e.keep).map(([name, source]) => [name, c(source)]);
     return out;
   };
   return {
