@@ -253,7 +253,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
         return None
     args: dict[str, Any] = {
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
-        "param": [], "strict": False, "lenient": False,
+        "param": [], "strict": False, "lenient": False, "text_in_content": None,
     }
     seen: set[str] = set()
     rest = list(argv[1:])

@@ -106,6 +106,7 @@ def _grammar(
             id=expressions.get(f"{base}/id"),
             arguments_keys=tuple(entry.get("arguments_keys", ())),
             call_keys=tuple(entry.get("call_keys", DEFAULT_CALL_KEYS)),
+            single_key=bool(entry.get("single_key", False)),
         )
     if grammar == "head-json":
         return HeadGrammar(

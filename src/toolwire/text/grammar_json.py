@@ -10,6 +10,8 @@ object, no name, a ``when`` that does not hold), the block carries no call and s
 in the text where it was. Splitting a JSON array's text to keep half of it would
 hand back a reply that never existed.
 
+With ``single_key`` a call object is ``{"NAME": ARGUMENTS}``, one key (Apertus).
+
 With ``arguments_keys`` the spec names the keys a call object may carry its arguments
 under (Hermes: ``arguments``, then ``parameters`` as Llama-style models write it). An
 object with none of them is a call without arguments only if every key it holds is one
@@ -63,6 +65,7 @@ class JsonGrammar:
         "_name",
         "_objects",
         "_separator",
+        "_single_key",
         "_when",
     )
 
@@ -77,6 +80,7 @@ class JsonGrammar:
         id: Expression | None,
         arguments_keys: tuple[str, ...] = (),
         call_keys: tuple[str, ...] = DEFAULT_CALL_KEYS,
+        single_key: bool = False,
     ) -> None:
         if shape not in SHAPES:
             raise ValueError(f"unknown JSON shape {shape!r}")
@@ -89,6 +93,7 @@ class JsonGrammar:
         self._id = id
         self._arguments_keys = arguments_keys
         self._call_keys = frozenset(call_keys) | frozenset(arguments_keys)
+        self._single_key = single_key
 
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
@@ -151,8 +156,13 @@ class JsonGrammar:
         try:
             if self._when is not None and self._when(item) is not True:
                 return None
-            name = self._name(item)
-            raw_arguments = self._raw_arguments(item)
+            if self._single_key:
+                if len(item) != 1:
+                    return None
+                ((name, raw_arguments),) = item.items()
+            else:
+                name = self._name(item)
+                raw_arguments = self._raw_arguments(item)
             call_id = self._id(item) if self._id is not None else ""
         except (ValueError, TypeError, RecursionError):
             return None  # a function given the wrong type at run time: not a call object
