@@ -155,3 +155,25 @@ def test_a_bad_command_line_is_one_line_and_exit_2(
     code, _out, err = _run(*argv)
     assert code == 2
     assert err.count("\n") == 1 and message in err, err
+
+
+def test_rows_piped_into_a_reader_that_stops_end_in_one_line_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(_lines() * 40) + "\n", encoding="utf-8")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "toolwire.cli", "batch", str(source), "--out", "-"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")},
+    )
+    assert child.stdout is not None and child.stderr is not None
+    json.loads(child.stdout.readline())
+    child.stdout.close()
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 1
+    assert err == "toolwire: batch: the output was closed before the end\n"

@@ -408,6 +408,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-cli", action="store_true", help="skip the cold processes")
     parser.add_argument("--no-sdk-objects", action="store_true",
                         help="skip reading SDK response objects against their bodies")
+    parser.add_argument("--no-batch", action="store_true", help="skip tools/bench_batch.py")
     args = parser.parse_args(argv)
     settings = (
         Settings(rounds=15, big_rounds=5, sample_ns=200_000, cli_runs=15)
@@ -429,6 +430,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_cli(settings, verdicts)
     if not args.no_text:
         bench_text(args.quick, verdicts)
+    if not args.no_batch:  # toolwire batch (issue 15): its own table, then its verdicts here
+        print("\nBatch (tools/bench_batch.py):")
+        batch = importlib.import_module("bench_batch")
+        for verdict in batch.run(25_000 if args.quick else 100_000):
+            verdicts.add(*verdict)
     if notes:
         print("\nNotes:")
         for note in notes:

@@ -62,6 +62,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int
     except KeyboardInterrupt:
         print("toolwire: batch: interrupted; the output is incomplete", file=err)
         return 130
+    except BrokenPipeError:  # --out - into `head`: stop, quietly flushing nothing more
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        print("toolwire: batch: the output was closed before the end", file=err)
+        return 1
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
