@@ -155,12 +155,17 @@ def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
         read("cid", entry.id, depth + 1)
         w.line(depth + 1, "if type(cid) is not str:")
         w.line(depth + 2, "cid = _id_text(cid)")
-    if entry.keep:
+    if len(entry.keep) == 1:  # the common case (a signature, an item id): no empty dict
+        key, expression = entry.keep[0]
+        w.value(depth + 1, "v", expression, subject)
+        w.line(depth + 1, f"pd = None if v is None else {{{key!r}: v if type(v) is str"
+                          " else _copy(v)}")
+    elif entry.keep:
         w.line(depth + 1, "pd = {}")
         for key, expression in entry.keep:
             w.value(depth + 1, "v", expression, subject)
             w.line(depth + 1, "if v is not None:")
-            w.line(depth + 2, f"pd[{key!r}] = _copy(v)")
+            w.line(depth + 2, f"pd[{key!r}] = v if type(v) is str else _copy(v)")
         w.line(depth + 1, "if not pd:")
         w.line(depth + 2, "pd = None")
     else:
