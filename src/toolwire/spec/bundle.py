@@ -79,7 +79,9 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
             yield entry.id
             yield entry.name
             yield entry.status
-    for extra in (spec.sniff, spec.truncated, spec.finish_reason):
+            if entry.input is not None:
+                yield entry.input
+    for extra in (spec.sniff, spec.truncated, spec.finish_reason, spec.structured_output):
         if extra is not None:
             yield extra
 

@@ -46,7 +46,9 @@ __all__ = ["check_wire_document", "read_document"]
 
 SUPPORTED_VERSIONS = frozenset({1})
 
-_EXPRESSION_KEYS = frozenset({"select", "when", "name", "arguments", "id", "status"})
+_EXPRESSION_KEYS = frozenset(
+    {"select", "when", "name", "arguments", "id", "status", "input"}
+)
 _TOP_EXPRESSIONS = ("truncated", "finish_reason")
 
 
@@ -138,6 +140,9 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     sniff = data.get("sniff")
     if isinstance(sniff, dict) and isinstance(sniff.get("when"), str):
         yield "/sniff/when", sniff["when"]
+    structured = data.get("structured_output")
+    if isinstance(structured, dict) and isinstance(structured.get("text"), str):
+        yield "/structured_output/text", structured["text"]
     for i, source in enumerate(_objects(data.get("items"))):
         if isinstance(source.get("select"), str):
             yield f"/items/{i}/select", source["select"]

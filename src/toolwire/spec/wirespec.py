@@ -78,19 +78,21 @@ class CallEntry(Entry):
 class ServerEntry(Entry):
     """An item type that is a tool call the provider ran itself."""
 
-    __slots__ = ("id", "name", "status")
+    __slots__ = ("id", "input", "name", "status")
     id: Expression
     name: Expression
     status: Expression
+    input: Expression | None
 
     def __init__(
         self, kind: Kind, index: int, type: str, when: Expression | None,
-        id: Expression, name: Expression, status: Expression,
+        id: Expression, name: Expression, status: Expression, input: Expression | None = None,
     ) -> None:
         super().__init__(kind, index, type, when)
         setfield(self, "id", id)
         setfield(self, "name", name)
         setfield(self, "status", status)
+        setfield(self, "input", input)
 
 
 class IgnoreEntry(Entry):
@@ -167,6 +169,7 @@ class WireSpec(Record):
     """
 
     __slots__ = (
+        "choices",
         "data",
         "doc_ref",
         "entries",
@@ -177,6 +180,7 @@ class WireSpec(Record):
         "sniff",
         "sniff_priority",
         "sources",
+        "structured_output",
         "table",
         "title",
         "truncated",
@@ -197,6 +201,8 @@ class WireSpec(Record):
     path: str
     data: Mapping[str, Any]
     fast: dict[bool | None, Any]
+    structured_output: Expression | None
+    choices: tuple[str, ...] | None
 
     def __init__(
         self,
@@ -214,6 +220,8 @@ class WireSpec(Record):
         path: str = "",
         data: Mapping[str, Any] | None = None,
         fast: dict[bool | None, Any] | None = None,
+        structured_output: Expression | None = None,
+        choices: tuple[str, ...] | None = None,
     ) -> None:
         for name, value in (
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
@@ -221,6 +229,7 @@ class WireSpec(Record):
             ("sniff", sniff), ("sniff_priority", sniff_priority), ("truncated", truncated),
             ("finish_reason", finish_reason), ("path", path),
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
+            ("structured_output", structured_output), ("choices", choices),
         ):
             setfield(self, name, value)
 
@@ -289,6 +298,7 @@ def _entry(kind: Kind, index: int, data: Mapping[str, Any], compiler: Compile) -
             id=compiler(data.get("id", "id")),
             name=compiler(data.get("name", "name")),
             status=compiler(data.get("status", "status")),
+            input=_optional(data, "input", compiler),
         )
     if kind == "refuse":
         return RefuseEntry(**common, reason=data["reason"])
@@ -324,6 +334,8 @@ def compile_wire_spec(
         for source in data["items"]
     )
     sniff = data.get("sniff")
+    structured = data.get("structured_output")
+    choices = data.get("choices")
     return WireSpec(
         format=data["format"],
         title=data["title"],
@@ -338,4 +350,6 @@ def compile_wire_spec(
         finish_reason=_optional(data, "finish_reason", compiler),
         path=path,
         data=data,
+        structured_output=compiler(structured["text"]) if structured else None,
+        choices=tuple(choices["list"].split(".")) if choices else None,
     )
