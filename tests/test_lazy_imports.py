@@ -75,3 +75,14 @@ def test_the_cli_extract_command_imports_none_of_them() -> None:
     )
     assert found["result"] == "openai"
     assert found["loaded"] == []
+
+
+def test_extract_and_read_leave_the_json_shape_and_structured_output_unloaded() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        f"toolwire.extract('openai', {REPLY!r})\n"
+        f"toolwire.read('openai', {REPLY!r})\n"
+        "result = [m for m in ('toolwire.reply_json', 'toolwire.wire.structured')"
+        " if m in sys.modules]"
+    )
+    assert found["result"] == []
