@@ -8,13 +8,13 @@ import pytest
 
 import toolwire
 
-from conformance import Case, cases, check_records, each_test
+from conformance import Case, call_dicts, call_view, cases, check_records, each_test
 
 WIRE_TESTS = list(each_test(cases()))
 
 
 def check_reply(reply: toolwire.Reply, expect: dict[str, Any]) -> None:
-    assert [c.to_dict() for c in reply.calls] == expect["calls"]
+    assert call_dicts(reply.calls, expect["calls"]) == expect["calls"]
     if "server_calls" in expect:
         assert [s.to_dict() for s in reply.server_calls] == expect["server_calls"]
     if "truncated" in expect:
@@ -23,6 +23,8 @@ def check_reply(reply: toolwire.Reply, expect: dict[str, Any]) -> None:
         assert reply.finish_reason == expect["finish_reason"]
     if "unknown_types" in expect:
         assert list(reply.unknown_types) == expect["unknown_types"]
+    if "fates" in expect:
+        assert list(reply.fates()) == expect["fates"]
     if "skipped" in expect:
         got = [{"item_index": s.item_index, "item_type": s.item_type} for s in reply.skipped]
         assert got == expect["skipped"]
@@ -42,7 +44,7 @@ def check_error(fmt: str | None, test: dict[str, Any]) -> None:
     if "reply" in expected:  # the partial reply an unmapped_call carries
         assert isinstance(error, toolwire.UnmappedCall) and error.reply is not None
         partial = expected["reply"]
-        assert [c.to_dict() for c in error.reply.calls] == partial["calls"]
+        assert call_dicts(error.reply.calls, partial["calls"]) == partial["calls"]
         check_records(error.reply, partial)
     if fmt is not None:
         with pytest.raises(type(error)) as again:
@@ -67,7 +69,7 @@ def check_structured(fmt: str | None, test: dict[str, Any]) -> None:
             run()
         assert caught.value.code == expect["error"]["code"]
         return
-    assert run().to_dict() == expect["structured_call"]
+    assert call_view(run()) == expect["structured_call"]
 
 
 @pytest.mark.parametrize(("name", "case", "test"), WIRE_TESTS, ids=[t[0] for t in WIRE_TESTS])

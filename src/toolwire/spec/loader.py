@@ -40,7 +40,7 @@ from ..expression import ExpressionError, compile_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
 from .strict_yaml import Document, escape_pointer
-from .wirespec import KINDS
+from .wirespec import KINDS, render_expressions
 
 __all__ = ["check_wire_document", "read_document"]
 
@@ -143,6 +143,14 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     structured = data.get("structured_output")
     if isinstance(structured, dict) and isinstance(structured.get("text"), str):
         yield "/structured_output/text", structured["text"]
+    render = data.get("render")
+    if isinstance(render, dict):
+        yield from render_expressions(render)
+    normalize = data.get("normalize")
+    if isinstance(normalize, dict):
+        for key in ("shape", "detect"):
+            if isinstance(normalize.get(key), str):
+                yield f"/normalize/{key}", normalize[key]
     for i, source in enumerate(_objects(data.get("items"))):
         if isinstance(source.get("select"), str):
             yield f"/items/{i}/select", source["select"]
@@ -155,6 +163,11 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             for key in sorted(_EXPRESSION_KEYS & set(entry)):
                 if isinstance(entry[key], str):
                     yield f"/{kind}/{i}/{key}", entry[key]
+            keep = entry.get("keep")
+            if isinstance(keep, dict):
+                for name, source in keep.items():
+                    if isinstance(source, str):
+                        yield f"/{kind}/{i}/keep/{escape_pointer(name)}", source
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:

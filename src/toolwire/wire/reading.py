@@ -27,10 +27,12 @@ from .interpreter import (
     _guarded,
     _location,
     _match,
+    _name,
     _refusal,
     _refuses_unknown,
+    _response,
+    _text,
     _walk,
-    coerce_response,
 )
 
 __all__ = ["choice_view", "read_reply"]
@@ -85,10 +87,6 @@ def choice_view(
     return value, count
 
 
-def _text(value: Any) -> str | None:
-    return value if type(value) is str else None
-
-
 def _server_call(entry: ServerEntry, item: dict[str, Any], shown: str | None) -> ServerToolCall:
     server_id = entry.id.evaluate(item)
     return ServerToolCall(
@@ -111,7 +109,7 @@ def _unknown_reason(spec: WireSpec, item_type: Any) -> str:
 
 def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
     """Everything at once: calls, server-side calls, truncation and every loose end."""
-    response, count = choice_view(spec, coerce_response(data, spec.format), choice)
+    response, count = choice_view(spec, _response(spec, data), choice)
     refuse_unknown = _refuses_unknown(spec, strict)
     calls: list[ToolCall] = []
     call_records: list[CallRecord] = []
@@ -143,15 +141,12 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                 continue
             records.append(ItemRecord(index, where, shown, entry.kind, entry.index))
             if type(entry) is CallEntry:
-                name = entry.name.evaluate(item)
-                if type(name) is not str or not name:
-                    reason = "no usable name" if name in (None, "") else (
-                        f"name is a {type(name).__name__}"
-                    )
-                    skipped.append(SkippedItem(index, where, shown, reason))
+                name = _name(entry, item)
+                if type(name) is not str:
+                    skipped.append(SkippedItem(index, where, shown, name[1]))
                     continue
                 raw = entry.arguments.evaluate(item)
-                calls.append(_built(entry, item, name, raw))
+                calls.append(_built(entry, item, name, raw, index))
                 call_records.append(CallRecord(index, where, shown, entry.index, raw is not None))
             elif type(entry) is ServerEntry:
                 server_calls.append(_server_call(entry, item, shown))
@@ -173,7 +168,7 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
         calls=tuple(calls),
         server_calls=tuple(server_calls),
         truncated=truncated,
-        finish_reason=finish if type(finish) is str else None,
+        finish_reason=_text(finish),
         unknown_types=tuple(unknown_types),
         skipped=tuple(skipped),
         items=tuple(records),

@@ -11,8 +11,9 @@ the text through the spec's declared ``structured_output.text`` selector
 Decoding is never repair: text wrapped in a Markdown fence, cut off at the token limit,
 or holding a list makes the call ``arguments_undecodable`` with the reason, exactly as a
 provider's broken arguments would. One departure from the table, for this path only: an
-empty text is undecodable (``empty text``), not ``{}``: the table's "empty means no
-arguments" is a provider convention for calls, and an empty answer is no answer.
+empty text is undecodable (``empty text``, code ``unexpected-end``), not ``{}``: the table's
+"empty means no arguments" is a provider convention for calls, and an empty answer is no
+answer.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from ..errors import MalformedResponse, NotDeclared
 from ..spec import WireSpec
 from ..toolcall import ToolCall
-from .interpreter import _guarded, coerce_response
+from .interpreter import _guarded, _response
 from .reading import choice_view
 
 __all__ = ["structured_call"]
@@ -44,7 +45,7 @@ def structured_call(spec: WireSpec, data: Any, tool_name: str, choice: int = 0) 
         raise NotDeclared(
             spec.format, "structured_output", "its replies' text cannot be read as a call"
         )
-    response, _ = choice_view(spec, coerce_response(data, spec.format), choice)
+    response, _ = choice_view(spec, _response(spec, data), choice)
     try:
         text = _joined(spec.structured_output.evaluate(response))
     except ValueError as exc:
@@ -66,7 +67,8 @@ def structured_call(spec: WireSpec, data: Any, tool_name: str, choice: int = 0) 
     if text == "":
         return ToolCall(
             tool_name, {}, synthetic=True, arguments_undecodable=True,
-            arguments_error="empty text", raw_arguments=text,
+            arguments_error="empty text", arguments_error_code="unexpected-end",
+            raw_arguments=text,
         )
     call = ToolCall.from_raw(tool_name, text, synthetic=True)
     return call.replace(raw_arguments=text)
