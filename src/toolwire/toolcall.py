@@ -183,27 +183,20 @@ class ToolCall:
     but two calls that say the same thing compare equal whatever their provenance.
     """
 
-    __slots__ = (
-        "_arguments", "_provider_data", "_raw_arguments", "arguments_error",
-        "arguments_error_code", "arguments_errors", "arguments_invalid",
-        "arguments_undecodable", "id", "incomplete", "item_index", "name", "synthetic",
-        "unknown_tool",
-    )
+    # Speed (issue 9 item 14): a reply's calls are built by the thousand, and each slot
+    # set costs a descriptor call. The fields every call sets have a slot each; the
+    # fields that are their default on nearly every call (the flags, the error, the
+    # provider data, the verdicts) share one slot, ``_rare``: a tuple in ``_RARE`` order,
+    # the one shared constant ``_PLAIN`` for a call whose arguments decoded. Read
+    # through properties, they behave as the fields they were.
+    __slots__ = ("_arguments", "_rare", "_raw_arguments", "id", "item_index", "name")
 
     name: str
     id: str
-    synthetic: bool
-    arguments_undecodable: bool
-    arguments_error: str | None
-    arguments_error_code: str | None
-    arguments_invalid: bool
-    arguments_errors: tuple[ArgumentError, ...]
-    unknown_tool: bool
-    incomplete: bool
     item_index: int | None
     _arguments: dict[str, Any]
     _raw_arguments: Any
-    _provider_data: dict[str, Any] | None
+    _rare: tuple[Any, ...]
 
     def __init__(
         self,
@@ -248,17 +241,59 @@ class ToolCall:
         setter(self, "name", name)
         setter(self, "_arguments", copy_json(dict(arguments)))
         setter(self, "id", id)
-        setter(self, "synthetic", bool(synthetic))
-        setter(self, "arguments_undecodable", bool(arguments_undecodable))
-        setter(self, "arguments_error", arguments_error)
-        setter(self, "arguments_error_code", arguments_error_code)
         setter(self, "_raw_arguments", copy_json(raw_arguments))
-        setter(self, "_provider_data", copy_json(dict(provider_data)) if provider_data else None)
         setter(self, "item_index", item_index)
-        setter(self, "arguments_invalid", bool(arguments_invalid))
-        setter(self, "arguments_errors", tuple(arguments_errors))
-        setter(self, "unknown_tool", bool(unknown_tool))
-        setter(self, "incomplete", bool(incomplete))
+        rare = (
+            bool(synthetic), bool(arguments_undecodable), arguments_error, arguments_error_code,
+            copy_json(dict(provider_data)) if provider_data else None, bool(arguments_invalid),
+            tuple(arguments_errors), bool(unknown_tool), bool(incomplete),
+        )
+        setter(self, "_rare", _PLAIN if rare == _PLAIN else rare)
+
+    # The fields kept in ``_rare`` (see ``__slots__``), in ``_RARE`` order.
+    @property
+    def synthetic(self) -> bool:
+        """Whether toolwire made this call up (a forced tool answered as structured output)."""
+        return self._rare[0]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_undecodable(self) -> bool:
+        """Whether the raw arguments were not a JSON object (see ``arguments_error``)."""
+        return self._rare[1]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_error(self) -> str | None:
+        """Why the arguments did not decode, for people; None when they did."""
+        return self._rare[2]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_error_code(self) -> str | None:
+        """The stable code of ``arguments_error`` (specs/README.md §1.4.1)."""
+        return self._rare[3]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_invalid(self) -> bool:
+        """Whether the arguments fail the offered tool's schema (see ``arguments_errors``)."""
+        return self._rare[5]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_errors(self) -> tuple[ArgumentError, ...]:
+        """How the arguments fail the offered tool's schema, one value per failure."""
+        return self._rare[6]  # type: ignore[no-any-return]
+
+    @property
+    def unknown_tool(self) -> bool:
+        """Whether the call names a tool the request did not offer."""
+        return self._rare[7]  # type: ignore[no-any-return]
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether a streamed call's end never arrived."""
+        return self._rare[8]  # type: ignore[no-any-return]
+
+    @property
+    def _provider_data(self) -> dict[str, Any] | None:
+        return self._rare[4]  # type: ignore[no-any-return]
 
     @classmethod
     def from_raw(
@@ -301,17 +336,15 @@ class ToolCall:
         _SET_NAME(call, name)
         _SET_ARGUMENTS(call, arguments)
         _SET_ID(call, id)
-        _SET_SYNTHETIC(call, False)
-        _SET_UNDECODABLE(call, undecodable)
-        _SET_ERROR(call, error)
-        _SET_ERROR_CODE(call, error_code)
         _SET_RAW(call, raw)
-        _SET_PROVIDER_DATA(call, provider_data)
         _SET_ITEM_INDEX(call, item_index)
-        _SET_INVALID(call, False)
-        _SET_ERRORS(call, ())
-        _SET_UNKNOWN_TOOL(call, False)
-        _SET_INCOMPLETE(call, False)
+        if undecodable or provider_data is not None:
+            _SET_RARE(call, (
+                False, undecodable, error, error_code, provider_data or None, False, (), False,
+                False,
+            ))
+        else:
+            _SET_RARE(call, _PLAIN)
         return call
 
     def replace(self, **changes: Any) -> ToolCall:
@@ -366,20 +399,7 @@ class ToolCall:
     def _key(self) -> tuple[object, ...]:
         # The arguments second: __eq__ compares them by hand when they nest too deep.
         # raw_arguments and item_index are provenance, left out (see the class docstring).
-        return (
-            self.name,
-            self._arguments,
-            self.id,
-            self.synthetic,
-            self.arguments_undecodable,
-            self.arguments_error,
-            self.arguments_error_code,
-            self._provider_data or None,
-            self.arguments_invalid,
-            self.arguments_errors,
-            self.unknown_tool,
-            self.incomplete,
-        )
+        return (self.name, self._arguments, self.id, self._rare)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
@@ -393,7 +413,8 @@ class ToolCall:
     def __hash__(self) -> int:
         # Not the arguments: hashing them recurses (a hostile reply nests them 100,000
         # deep) and fails on keys that do not sort; equal calls still hash equal.
-        return hash((self.name, self.id, self.synthetic, self.arguments_undecodable))
+        rare = self._rare
+        return hash((self.name, self.id, rare[0], rare[1]))
 
     def __repr__(self) -> str:
         extra = ""
@@ -487,18 +508,19 @@ class ToolCall:
 
 
 _new = object.__new__
-(
-    _SET_NAME, _SET_ARGUMENTS, _SET_ID, _SET_SYNTHETIC, _SET_UNDECODABLE, _SET_ERROR,
-    _SET_ERROR_CODE, _SET_RAW, _SET_PROVIDER_DATA, _SET_ITEM_INDEX, _SET_INVALID, _SET_ERRORS,
-    _SET_UNKNOWN_TOOL, _SET_INCOMPLETE,
-) = (
+_SET_NAME, _SET_ARGUMENTS, _SET_ID, _SET_RAW, _SET_ITEM_INDEX, _SET_RARE = (
     ToolCall.__dict__[slot].__set__
-    for slot in (
-        "name", "_arguments", "id", "synthetic", "arguments_undecodable", "arguments_error",
-        "arguments_error_code", "_raw_arguments", "_provider_data", "item_index",
-        "arguments_invalid", "arguments_errors", "unknown_tool", "incomplete",
-    )
+    for slot in ("name", "_arguments", "id", "_raw_arguments", "item_index", "_rare")
 )
+
+_RARE = (
+    "synthetic", "arguments_undecodable", "arguments_error", "arguments_error_code",
+    "provider_data", "arguments_invalid", "arguments_errors", "unknown_tool", "incomplete",
+)
+"""The fields a ToolCall keeps in its ``_rare`` slot, in order."""
+
+_PLAIN: tuple[Any, ...] = (False, False, None, None, None, False, (), False, False)
+"""``_rare`` of a call whose arguments decoded: every rare field at its default."""
 
 _SLOT_NAMES = ToolCall.__slots__
 _SLOT_GETTERS = tuple(ToolCall.__dict__[slot].__get__ for slot in _SLOT_NAMES)
