@@ -83,8 +83,8 @@ class Reply(Record):
     """
 
     __slots__ = (
-        "call_records", "calls", "choice", "choice_count", "finish_reason", "format", "items",
-        "refused", "server_calls", "skipped", "truncated", "unknown", "unknown_types",
+        "_source", "call_records", "calls", "choice", "choice_count", "finish_reason", "format",
+        "items", "refused", "server_calls", "skipped", "truncated", "unknown", "unknown_types",
     )
     format: str
     calls: tuple[ToolCall, ...]
@@ -99,6 +99,9 @@ class Reply(Record):
     call_records: tuple[CallRecord, ...]
     choice: int
     choice_count: int | None
+    # The (spec, response) it was read from, for assistant_message(); no part of its value.
+    _source: tuple[Any, Any] | None
+    _hidden = frozenset({"_source"})
 
     def __init__(
         self,
@@ -135,6 +138,7 @@ class Reply(Record):
         setfield(self, "call_records", tuple(call_records))
         setfield(self, "choice", choice)
         setfield(self, "choice_count", choice_count)
+        setfield(self, "_source", None)
 
     def fates(self) -> tuple[str, ...]:
         """For each call, in order: ``runnable``, ``dropped`` or ``rejected``."""
@@ -199,3 +203,34 @@ class Reply(Record):
         from .reply_json import reply_from_dict
 
         return reply_from_dict(data)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The source (a compiled spec and the response) stays behind: a copied or
+        # unpickled reply renders from its values alone.
+        return (_restore, (type(self), tuple(getattr(self, n) for n in self._shown)))
+
+    def assistant_message(self) -> Any:
+        """The assistant turn to append to the history, in this reply's own format: its
+        items as the provider needs them back (thinking, reasoning, thought signatures),
+        each call written back from its :class:`ToolCall`, dropped calls removed. An object,
+        or a list of items where the format's history is a list (Responses)."""
+        from .wire.render import assistant_message
+
+        return assistant_message(self)
+
+    def answer(self, results: Mapping[Any, Any]) -> list[Any]:
+        """The provider-native message(s) carrying a result for every call of the
+        assistant turn: ``results`` keyed by call id or :class:`ToolCall`, each a str, a
+        JSON value, MCP content blocks or an exception; rejected calls without one get
+        their :meth:`error_result`. Append them all to the history."""
+        from .wire.render import answer
+
+        return answer(self, results)
+
+
+def _restore(cls: type[Reply], values: tuple[Any, ...]) -> Reply:
+    reply = object.__new__(cls)
+    for name, value in zip(cls._shown, values, strict=True):
+        setfield(reply, name, value)
+    setfield(reply, "_source", None)
+    return reply

@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SpecError, SpecProblem
-from ..expression import ExpressionError, compile_expression
+from ..expression import ExpressionError
+from ..expression.portable import compile_spec_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
 from .strict_yaml import Document, escape_pointer
@@ -125,11 +126,13 @@ def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
     """Compile every expression; locate a failure at the character the parser blamed."""
     for pointer, source in _expressions(doc.data):
         try:
-            compile_expression(source)
+            compile_spec_expression(source)
         except ExpressionError as exc:
             line, col = doc.where(pointer)
             if "\n" not in source:
                 col += exc.offset + 1  # the opening quote precedes the expression
+                if pointer.startswith("/render/") and pointer != "/render/text":
+                    col += len("${response:")  # a placeholder around the expression
             yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)
 
 

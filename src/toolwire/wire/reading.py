@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._record import setfield
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
 from ..reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
 from ..spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
@@ -178,6 +179,7 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
         choice=choice,
         choice_count=count,
     )
+    setfield(reply, "_source", (spec, response))  # for assistant_message(): not its value
     if errors:
         first = errors[0]
         first.reply = reply
