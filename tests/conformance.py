@@ -72,3 +72,25 @@ def call_dicts(calls: Any, expected: list[dict[str, Any]]) -> list[dict[str, Any
                 data.pop(key, None)
         got.append(data)
     return got
+
+
+def check_records(reply: Any, expect: dict[str, Any]) -> None:
+    """The record keys of a case (specs/README.md §4), where the case gives them."""
+    if "unknown" in expect:
+        got = [{"item_index": u.item_index, "item_type": u.item_type} for u in reply.unknown]
+        assert got == expect["unknown"]
+    if "refused" in expect:
+        got = [
+            {"item_index": r.item_index, "item_type": r.item_type, "code": r.code}
+            for r in reply.refused
+        ]
+        assert got == expect["refused"]
+    if "call_records" in expect:
+        assert [
+            {k: v for k, v in r.to_dict().items() if k in want}
+            for r, want in zip(reply.call_records, expect["call_records"], strict=True)
+        ] == expect["call_records"]
+    if "fates" in expect:
+        assert list(reply.fates()) == expect["fates"]
+    if "choice_count" in expect:
+        assert reply.choice_count == expect["choice_count"]

@@ -96,3 +96,22 @@ def test_references_match_toolwire_on_conformance_cases(
         assert _outcome(found[1], response) == expected, f"reference {found[0]} differs"
     spec = REGISTRY.spec(fmt)
     assert _outcome(lambda r: bench_reference.naive_extract(spec, r), response) == expected
+
+
+def _tuple_facts(call: Any) -> tuple[Any, ...]:
+    return (call.name, call.arguments, call.id, call.arguments_undecodable,
+            call.arguments_error, call.arguments_error_code, call.raw_arguments,
+            dict(call.provider_data) or None, call.item_index)
+
+
+@pytest.mark.parametrize(("fmt", "kind"), BENCH_CASES, ids=[f"{f}-{k}" for f, k in BENCH_CASES])
+def test_named_tuple_references_carry_toolwires_facts_on_bench_replies(fmt: str, kind: str) -> None:
+    builder = bench_replies.builder_for(fmt, _extends)
+    tuples = bench_reference.tuple_reference_for(_lineage(fmt))
+    if builder is None or tuples is None:
+        pytest.skip(f"{fmt} has no bench builder or reference (see the test above)")
+    reply = bench_replies.replies(builder)[kind]
+    expected = [_tuple_facts(c) for c in toolwire.extract(fmt, reply)]
+    got = tuples(reply)
+    assert all(type(t) is bench_reference.TupleCall for t in got)
+    assert [tuple(t) for t in got] == expected

@@ -22,6 +22,7 @@ from toolwire import (
     ArgumentError,
     ItemRecord,
     MalformedResponse,
+    NotDeclared,
     Reply,
     ServerToolCall,
     SkippedItem,
@@ -96,6 +97,7 @@ def _made_by_hand() -> list[object]:
         UnknownItemType("anthropic", 0, "mystery", "unlisted"),
         MalformedResponse("openai", "not an object", 1, "function", "/choices/0"),
         SpecError([SpecProblem("a.yaml", 1, 1, "", "bad", "bad-expression")]),
+        NotDeclared("anthropic", "choices", "it has no choice 1 to read"),
         toolwire.RenderError("anthropic", "call 0 (f) has no id"),
     ]
 

@@ -228,7 +228,11 @@ def test_entry_points_answer_or_raise_toolwire_errors(
         assert answers["sniff_format"][0] == "ok"
         answer(lambda name=name: toolwire.from_fmt(name, data))  # any value as one raw item
         if answers["read"][0] == "ok":
-            assert answers["extract"] == ("ok", answers["read"][1]["calls"])
+            read_calls = [
+                {k: v for k, v in c.items() if k not in ("fate", "record")}
+                for c in answers["read"][1]["calls"]
+            ]
+            assert answers["extract"] == ("ok", read_calls)
 
 
 @SETTINGS

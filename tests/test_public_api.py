@@ -151,4 +151,5 @@ def test_malformed_response_says_which_format() -> None:
 def test_reply_to_dict_is_json() -> None:
     data = toolwire.read("openai", CHAT).to_dict()
     assert json.loads(json.dumps(data)) == data
-    assert data["fates"] == ["runnable", "runnable"]
+    assert [call["fate"] for call in data["calls"]] == ["runnable", "runnable"]
+    assert "fates" not in data  # the fate is each call's field, not a parallel array

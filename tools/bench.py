@@ -59,6 +59,8 @@ MIN_NAIVE_OVER_EXTRACT = 5.0
 MIN_SDK_OVER_EXTRACT = 10.0
 MAX_PER_CALL_DRIFT = 1.5
 MAX_CLI_OVER_PYTHON = 3.0
+# Issue 9 item 14: extract against hand-written code returning immutable named tuples.
+MAX_EXTRACT_OVER_TUPLES = 1.1
 
 SDK_MODELS: dict[str, tuple[str, str, str]] = {
     # format: (pip package, module, class)
@@ -199,8 +201,9 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
         base = specs[fmt].data.get("extends") if fmt in specs else None
         return base if isinstance(base, str) else None
 
-    header = ["format", "reply", "extract", "read", "hand", "naive", "json.loads", "sdk",
-              "extract/hand", "naive/extract", "sdk/extract", "extract/call"]
+    header = ["format", "reply", "extract", "read", "hand", "tuples", "naive", "json.loads",
+              "sdk", "extract/hand", "extract/tuples", "naive/extract", "sdk/extract",
+              "extract/call"]
     rows: list[list[str]] = []
     for fmt in formats:
         lineage = bench_replies.lineage(fmt, extends)
@@ -212,6 +215,8 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
             verdicts.add("extract <= 1.25x hand", fmt, "not measured", False)
             continue
         hand = found[1]
+        tuples = bench_reference.tuple_reference_for(lineage)
+        assert tuples is not None
         spec = registry.spec(fmt)
         sdk = sdk_model(lineage)
         sdk_name = sdk[0] if isinstance(sdk, tuple) else ""
@@ -228,6 +233,7 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
                 "extract": lambda r=reply, f=fmt: toolwire.extract(f, r),
                 "read": lambda r=reply, f=fmt: toolwire.read(f, r),
                 "hand": lambda r=reply, h=hand: h(r),
+                "tuples": lambda r=reply, t=tuples: t(r),
                 "json.loads": lambda b=body: json.loads(b),
             }
             big = count >= 10_000
@@ -249,18 +255,21 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
                             settings.big_rounds if big else settings.rounds)
             med = {name: group.median(name) for name in [*contenders, "naive", "sdk"]}
             over_hand = group.ratio("extract", "hand")
+            over_tuples = group.ratio("extract", "tuples")
             naive = group.ratio("naive", "extract")
             sdk_ratio = group.ratio("sdk", "extract")
             extract = med["extract"]
             rows.append([
-                fmt, kind, _us(extract), _us(med["read"]), _us(med["hand"]),
+                fmt, kind, _us(extract), _us(med["read"]), _us(med["hand"]), _us(med["tuples"]),
                 _us(med["naive"]), _us(med["json.loads"]), _us(med["sdk"]),
-                _x(over_hand), _x(naive), _x(sdk_ratio),
+                _x(over_hand), _x(over_tuples), _x(naive), _x(sdk_ratio),
                 _us(extract / count) if count and extract else "-",
             ])
             if kind == "realistic":
                 verdicts.add("extract <= 1.25x hand", fmt, _x(over_hand),
                              over_hand is not None and over_hand <= MAX_EXTRACT_OVER_HAND)
+                verdicts.add("extract <= 1.1x named tuples", fmt, _x(over_tuples),
+                             over_tuples is not None and over_tuples <= MAX_EXTRACT_OVER_TUPLES)
                 verdicts.add(">= 5x faster than naive", fmt, _x(naive),
                              naive is not None and naive >= MIN_NAIVE_OVER_EXTRACT)
                 if sdk_ratio is not None:

@@ -18,6 +18,8 @@ A format that ``extends`` another reads like its base, so it uses its base's ext
 
 from __future__ import annotations
 
+import types
+from collections import namedtuple
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,7 +30,10 @@ from toolwire.arguments import decode_arguments_coded
 from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 from toolwire.toolcall import copy_json
 
-__all__ = ["REFERENCES", "naive_extract", "reference_for"]
+__all__ = [
+    "REFERENCES", "TUPLE_REFERENCES", "TupleCall", "naive_extract", "reference_for",
+    "tuple_reference_for",
+]
 
 Extractor = Callable[[dict[str, Any]], list[ToolCall]]
 
@@ -399,3 +404,59 @@ def naive_extract(spec: WireSpec, response: dict[str, Any]) -> list[ToolCall]:
                     if call is not None:
                         calls.append(call)
     return calls
+
+
+# --- the named-tuple reference (issue 9 item 14) ---------------------------------------
+#
+# The same extractors, building an immutable named tuple per call instead of a ToolCall:
+# what a careful user returns when they skip a library. Same walk, same decoding, same
+# copy of the arguments, the same facts kept (raw arguments, item index, provider data):
+# only the value built differs, so extract ÷ this is the price of ToolCall itself.
+
+TupleCall = namedtuple(
+    "TupleCall",
+    "name arguments id arguments_undecodable arguments_error arguments_error_code"
+    " raw_arguments provider_data item_index",
+)
+
+
+def _tuple_call(
+    name: Any, raw: Any, call_id: Any, index: int, kept: dict[str, Any] | None = None
+) -> TupleCall | None:
+    """:func:`_call`, returning a :class:`TupleCall`."""
+    if type(name) is not str or not name:
+        return None
+    if type(raw) is dict:
+        arguments = copy_json(raw)
+        return TupleCall(name, arguments, _id_text(call_id), False, None, None, arguments, kept,
+                         index)
+    arguments, undecodable, error, code = decode_arguments_coded(raw)
+    if arguments is raw:
+        arguments = raw = copy_json(raw)
+    elif raw is not None and type(raw) is not str:
+        raw = copy_json(raw)
+    return TupleCall(name, arguments, _id_text(call_id), undecodable, error, code, raw, kept,
+                     index)
+
+
+def _with_tuples() -> dict[str, Callable[[dict[str, Any]], list[Any]]]:
+    """Every extractor of this module re-bound so its ``_call`` is :func:`_tuple_call`
+    (helpers that call ``_call`` re-bound too): the same code, a different value."""
+    scope = dict(globals())
+    scope["_call"] = _tuple_call
+    for name, value in list(scope.items()):
+        if isinstance(value, types.FunctionType) and value.__module__ == __name__ and (
+            name not in ("_call", "_tuple_call", "_with_tuples")
+        ):
+            scope[name] = types.FunctionType(
+                value.__code__, scope, value.__name__, value.__defaults__, value.__closure__
+            )
+    return {fmt: scope[fn.__name__] for fmt, fn in REFERENCES.items()}
+
+
+TUPLE_REFERENCES: Mapping[str, Callable[[dict[str, Any]], list[Any]]] = _with_tuples()
+
+
+def tuple_reference_for(lineage: list[str]) -> Callable[[dict[str, Any]], list[Any]] | None:
+    """The named-tuple extractor of the nearest format in ``lineage``."""
+    return next((TUPLE_REFERENCES[f] for f in lineage if f in TUPLE_REFERENCES), None)

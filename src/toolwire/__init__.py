@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .arguments import decode_arguments
 from .errors import (
     MalformedResponse,
+    NotDeclared,
     SpecError,
     SpecProblem,
     ToolwireError,
@@ -29,7 +30,7 @@ from .errors import (
     UnmappedCall,
 )
 from .registry import Registry
-from .reply import ItemRecord, Reply, SkippedItem
+from .reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
 
 if TYPE_CHECKING:
@@ -39,8 +40,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ArgumentError",
+    "CallRecord",
     "ItemRecord",
     "MalformedResponse",
+    "NotDeclared",
+    "RefusedItem",
     "Registry",
     "RenderError",
     "Reply",
@@ -51,6 +55,7 @@ __all__ = [
     "ToolCall",
     "ToolwireError",
     "UnknownFormat",
+    "UnknownItem",
     "UnknownItemType",
     "UnmappedCall",
     "__version__",
@@ -61,6 +66,7 @@ __all__ = [
     "extract_hermes_from_text",
     "extract_sniff",
     "from_fmt",
+    "from_structured_output",
     "locate",
     "read",
     "read_text",
@@ -85,23 +91,28 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
 
 
-def locate(fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:
+def locate(
+    fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
+) -> list[dict[str, Any]]:
     """The raw call items the client must execute, unparsed, in response order.
 
     Server-side call items are never located. Raises :class:`UnknownFormat`,
-    :class:`UnmappedCall` (an item the client must answer that the spec refuses) and
-    :class:`MalformedResponse`.
+    :class:`UnmappedCall` (an item the client must answer that the spec refuses; its
+    ``reply`` is the partial :class:`Reply`) and :class:`MalformedResponse`.
     """
-    return Registry.default().locate(fmt, data, strict=strict)
+    return Registry.default().locate(fmt, data, strict=strict, choice=choice)
 
 
-def extract(fmt: str, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
+def extract(
+    fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
+) -> list[ToolCall]:
     """``locate`` then one :class:`ToolCall` per item with a usable name.
 
     ``data`` is a dict or JSON text (str or bytes). ``strict`` overrides the spec's
-    ``unknown_items``: True refuses unknown item types, False reports them.
+    ``unknown_items``: True refuses unknown item types, False reports them. ``choice``
+    reads another alternative of a reply that holds several (``n > 1``).
     """
-    return Registry.default().extract(fmt, data, strict=strict)
+    return Registry.default().extract(fmt, data, strict=strict, choice=choice)
 
 
 def extract_sniff(data: Any, *, strict: bool | None = None) -> list[ToolCall]:
@@ -124,19 +135,35 @@ def read(
     data: Any,
     *,
     strict: bool | None = None,
+    choice: int = 0,
     text_format: str | None = None,
     text_params: dict[str, str] | None = None,
 ) -> Reply:
     """Everything at once: calls, server calls, truncation, finish reason, loose ends.
 
     ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
-    runnable, dropped and rejected calls. ``text_format`` (a text format, e.g.
-    ``"hermes"``) also lifts the calls the model wrote into the assistant text;
-    ``Reply.text`` is that text, clean.
+    runnable, dropped and rejected calls. Where the reply holds alternatives (``n > 1``),
+    ``Reply.choice_count`` says how many and ``choice=k`` reads alternative ``k``.
+    ``text_format`` (a text format, e.g. ``"hermes"``) also lifts the calls the model wrote
+    into the assistant text; ``Reply.text`` is that text, clean.
     """
     return Registry.default().read(
-        fmt, data, strict=strict, text_format=text_format, text_params=text_params
+        fmt, data, strict=strict, choice=choice, text_format=text_format, text_params=text_params
     )
+
+
+def from_structured_output(
+    fmt: str | None, data: Any, tool_name: str, *, choice: int = 0
+) -> ToolCall:
+    """A reply whose text is the JSON answer to a response-format request, as a call of
+    ``tool_name`` with ``synthetic=True`` (the forced-tool fallback).
+
+    The text is read through the spec's ``structured_output`` selector and decoded by the
+    decoding table: text that is not one JSON object makes the call
+    ``arguments_undecodable``, never repaired. A reply without text is a
+    :class:`MalformedResponse`; a format whose spec declares no selector, :class:`NotDeclared`.
+    """
+    return Registry.default().from_structured_output(fmt, data, tool_name, choice=choice)
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:

@@ -9,6 +9,7 @@ attributes, so that callers and tests branch on data rather than on message text
     ├── UnmappedCall                  "unmapped_call"      the client must act, no mapping
     │   └── UnknownItemType           "unknown_item_type"  a type no list of the spec names
     ├── MalformedResponse             "malformed_response" the reply is not of the format's shape
+    ├── NotDeclared                   "not_declared"       the spec declares no such part
     └── SpecError                     "spec_error"         a spec failed to load; see .problems
 
 A :class:`SpecError` gathers every :class:`SpecProblem` of a load at once, each with
@@ -18,12 +19,16 @@ the file, line, column, JSON pointer and the ``rule`` it broke.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._record import Record, setfield
 
+if TYPE_CHECKING:
+    from .reply import Reply
+
 __all__ = [
     "MalformedResponse",
+    "NotDeclared",
     "SpecError",
     "SpecProblem",
     "ToolwireError",
@@ -80,6 +85,10 @@ class UnmappedCall(ToolwireError):
 
     Raised instead of returning fewer calls: a loop that silently skipped the item
     would take the reply for "the model is done" while the model waits for an answer.
+    The error describes the first such item; ``reply`` (when raised by ``read``,
+    ``extract`` or ``locate``) is the partial :class:`~toolwire.Reply` of the whole
+    response — every call, server call and record, and in ``reply.refused`` every refused
+    item with its reason — so a loop can answer what it can and report the rest.
     """
 
     code = "unmapped_call"
@@ -91,12 +100,15 @@ class UnmappedCall(ToolwireError):
         item_type: str | None,
         reason: str,
         location: str = "",
+        *,
+        reply: Reply | None = None,
     ) -> None:
         self.format = format
         self.item_index = item_index
         self.item_type = item_type
         self.reason = reason
         self.location = location
+        self.reply = reply
         where = f" at {location}" if location else ""
         super().__init__(
             f"{format}: item {item_index}{where} of type {item_type!r} is not mapped: {reason}"
@@ -111,6 +123,7 @@ class UnmappedCall(ToolwireError):
             "item_type": self.item_type,
             "reason": self.reason,
             "location": self.location,
+            "reply": None if self.reply is None else self.reply.to_dict(),
         }
 
 
@@ -156,6 +169,22 @@ class MalformedResponse(ToolwireError, ValueError):
             "field": self.field,
             "reason": self.reason,
         }
+
+
+class NotDeclared(ToolwireError, LookupError):
+    """The format's spec declares no part for what was asked: no ``structured_output``
+    selector for :func:`toolwire.from_structured_output`, no ``choices`` for a
+    ``choice=`` other than 0. ``part`` names the missing spec key."""
+
+    code = "not_declared"
+
+    def __init__(self, format: str, part: str, what: str) -> None:
+        self.format = format
+        self.part = part
+        super().__init__(f"{format}: the spec declares no {part!r}, so {what}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": str(self), "format": self.format, "part": self.part}
 
 
 class SpecProblem(Record):

@@ -234,13 +234,20 @@ class Registry:
                 continue
         return None
 
-    def locate(self, fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:
+    def locate(
+        self, fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
+    ) -> list[dict[str, Any]]:
         """The raw call items the client must execute, in response order."""
-        return interpreter.locate(self.spec(fmt), data, strict)
+        return interpreter.locate(self.spec(fmt), data, strict, choice)
 
-    def extract(self, fmt: str, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
-        """The client's tool calls in ``data``, read as format ``fmt``."""
+    def extract(
+        self, fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
+    ) -> list[ToolCall]:
+        """The client's tool calls in ``data``, read as format ``fmt`` (alternative
+        ``choice`` of a reply that holds several)."""
         spec = self._specs.get(fmt) if type(fmt) is str else None
+        if choice:
+            return interpreter.extract(spec or self.spec(fmt), data, strict, choice)
         if spec is not None and type(data) is dict:
             fast = spec.fast.get(strict)  # interpreter.extract's first step, inlined: hot
             if fast is not None:
@@ -264,29 +271,46 @@ class Registry:
         data: Any,
         *,
         strict: bool | None = None,
+        choice: int = 0,
         text_format: str | None = None,
         text_params: Mapping[str, str] | None = None,
     ) -> Reply:
         """Everything at once; ``fmt=None`` sniffs (:class:`UnknownFormat` if nothing fits).
 
+        ``choice`` reads another alternative of a reply that holds several (``n > 1``).
         ``text_format`` names a text format whose calls the model wrote into the reply's
         assistant text (a server without a tool parser): they are lifted out after the
         wire calls, and ``Reply.text`` is the text without them.
         """
         text_spec = self.text_spec(text_format) if text_format is not None else None
-        if fmt is None:
-            response = coerce_response(data, None)
-            sniffed = self.sniff_format(response)
-            if sniffed is None:
-                raise UnknownFormat(None, self._specs)
-            reply = interpreter.read(self.spec(sniffed), response, strict)
-        else:
-            reply = interpreter.read(self.spec(fmt), data, strict)
+        spec, response = self._spec_for(fmt, data)
+        reply = interpreter.read(spec, response, strict, choice)
         if text_spec is None:
             return reply
         from .wire.content import lift_text_calls
 
         return lift_text_calls(reply, text_spec, None, dict(text_params or {}))
+
+    def _spec_for(self, fmt: str | None, data: Any) -> tuple[WireSpec, Any]:
+        """The spec of ``fmt``, or of the sniffed format when ``fmt`` is None."""
+        if fmt is not None:
+            return self.spec(fmt), data
+        response = coerce_response(data, None)
+        sniffed = self.sniff_format(response)
+        if sniffed is None:
+            raise UnknownFormat(None, self._specs)
+        return self.spec(sniffed), response
+
+    def from_structured_output(
+        self, fmt: str | None, data: Any, tool_name: str, *, choice: int = 0
+    ) -> ToolCall:
+        """The reply's text, the JSON answer to a response-format request, as a
+        ``synthetic`` call of ``tool_name`` (the forced-tool fallback; see
+        :mod:`toolwire.wire.structured`)."""
+        from .wire.structured import structured_call
+
+        spec, response = self._spec_for(fmt, data)
+        return structured_call(spec, response, tool_name, choice)
 
     def extract_from_text(
         self, fmt: str, text: str, **params: Any

@@ -21,66 +21,52 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._record import Record, setfield
+from .reply_records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem
 from .toolcall import ServerToolCall, ToolCall
 
-__all__ = ["ItemRecord", "Reply", "SkippedItem"]
+__all__ = [
+    "CallRecord",
+    "ItemRecord",
+    "RefusedItem",
+    "Reply",
+    "SkippedItem",
+    "UnknownItem",
+    "call_fate",
+    "error_reasons",
+]
+
+FATES = ("runnable", "dropped", "rejected")
+"""Every fate a call can have, in the order the README lists them."""
 
 
-class ItemRecord(Record):
-    """How one item of the reply was classified: which list and which entry of the spec.
+def call_fate(call: ToolCall, is_last: bool, truncated: bool) -> str:
+    """The one place that decides a call's fate: ``runnable``, ``dropped`` or ``rejected``.
 
-    ``kind`` is ``calls``, ``server_side``, ``ignore`` or ``unknown``; ``entry`` is the
-    entry's index in its list (``None`` for unknown items).
+    Dropped: nothing to run and nothing to answer (cut off by the token limit). Rejected:
+    answer it with :meth:`Reply.error_result`, whose reasons (:func:`error_reasons`) are
+    the same facts that reject it here.
     """
-
-    __slots__ = ("entry", "item_index", "item_type", "kind", "location")
-    item_index: int
-    location: str
-    item_type: str | None
-    kind: str
-    entry: int | None
-
-    def __init__(
-        self, item_index: int, location: str, item_type: str | None, kind: str, entry: int | None
-    ) -> None:
-        setfield(self, "item_index", item_index)
-        setfield(self, "location", location)
-        setfield(self, "item_type", item_type)
-        setfield(self, "kind", kind)
-        setfield(self, "entry", entry)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "item_index": self.item_index,
-            "location": self.location,
-            "item_type": self.item_type,
-            "kind": self.kind,
-            "entry": self.entry,
-        }
+    if call.incomplete or (truncated and (call.arguments_undecodable or is_last)):
+        return "dropped"
+    if error_reasons(call):
+        return "rejected"
+    return "runnable"
 
 
-class SkippedItem(Record):
-    """A call item that yielded no :class:`ToolCall` (no usable name), and why."""
+def error_reasons(call: ToolCall) -> tuple[str, ...]:
+    """Why a call cannot run, one sentence each; empty when nothing is wrong with it.
 
-    __slots__ = ("item_index", "item_type", "location", "reason")
-    item_index: int
-    location: str
-    item_type: str | None
-    reason: str
-
-    def __init__(self, item_index: int, location: str, item_type: str | None, reason: str) -> None:
-        setfield(self, "item_index", item_index)
-        setfield(self, "location", location)
-        setfield(self, "item_type", item_type)
-        setfield(self, "reason", reason)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "item_index": self.item_index,
-            "location": self.location,
-            "item_type": self.item_type,
-            "reason": self.reason,
-        }
+    The one list of reasons: :func:`call_fate` rejects a call that has any, and
+    :meth:`Reply.error_result` tells the model all of them.
+    """
+    reasons: list[str] = []
+    if call.arguments_undecodable:
+        detail = call.arguments_error or "not a JSON object"
+        reasons.append(
+            f"the arguments of the call to {call.name!r} could not be decoded ({detail});"
+            " send the call again with arguments that are one JSON object"
+        )
+    return tuple(reasons)
 
 
 class Reply(Record):
@@ -88,11 +74,18 @@ class Reply(Record):
 
     Immutable values, like every record here (:class:`toolwire._record.Record`: a
     frozen dataclass's behaviour without the cost of importing ``dataclasses``).
+    Besides the calls it keeps the records a trace needs: ``items`` (every item and how
+    it was classified), ``call_records`` (one per call, in the same order: where it came
+    from, whether its arguments selector found anything), ``unknown`` (items no entry
+    matched, typed or not), ``refused`` (only in the partial reply an
+    :class:`~toolwire.UnmappedCall` carries), and which of the reply's alternatives was
+    read (``choice`` of ``choice_count``; ``None`` where the format has no alternatives).
     """
 
     __slots__ = (
-        "_source", "calls", "finish_reason", "format", "items", "server_calls", "skipped",
-        "text", "truncated", "unknown_types",
+        "_source", "call_records", "calls", "choice", "choice_count", "finish_reason", "format",
+        "items", "refused", "server_calls", "skipped", "text", "truncated", "unknown",
+        "unknown_types",
     )
     format: str
     calls: tuple[ToolCall, ...]
@@ -102,6 +95,11 @@ class Reply(Record):
     unknown_types: tuple[str, ...]
     skipped: tuple[SkippedItem, ...]
     items: tuple[ItemRecord, ...]
+    unknown: tuple[UnknownItem, ...]
+    refused: tuple[RefusedItem, ...]
+    call_records: tuple[CallRecord, ...]
+    choice: int
+    choice_count: int | None
     text: str | None
     # The (spec, response) it was read from, for assistant_message(); no part of its value.
     _source: tuple[Any, Any] | None
@@ -117,16 +115,32 @@ class Reply(Record):
         unknown_types: tuple[str, ...] = (),
         skipped: tuple[SkippedItem, ...] = (),
         items: tuple[ItemRecord, ...] = (),
+        *,
+        unknown: tuple[UnknownItem, ...] = (),
+        refused: tuple[RefusedItem, ...] = (),
+        call_records: tuple[CallRecord, ...] = (),
+        choice: int = 0,
+        choice_count: int | None = None,
         text: str | None = None,
     ) -> None:
+        if call_records and len(call_records) != len(calls):
+            raise ValueError(
+                f"Reply: {len(call_records)} call records for {len(calls)} calls;"
+                " give one per call, or none"
+            )
         setfield(self, "format", format)
-        setfield(self, "calls", calls)
-        setfield(self, "server_calls", server_calls)
+        setfield(self, "calls", tuple(calls))
+        setfield(self, "server_calls", tuple(server_calls))
         setfield(self, "truncated", truncated)
         setfield(self, "finish_reason", finish_reason)
-        setfield(self, "unknown_types", unknown_types)
-        setfield(self, "skipped", skipped)
-        setfield(self, "items", items)
+        setfield(self, "unknown_types", tuple(unknown_types))
+        setfield(self, "skipped", tuple(skipped))
+        setfield(self, "items", tuple(items))
+        setfield(self, "unknown", tuple(unknown))
+        setfield(self, "refused", tuple(refused))
+        setfield(self, "call_records", tuple(call_records))
+        setfield(self, "choice", choice)
+        setfield(self, "choice_count", choice_count)
         # The assistant's text as the spec's `content` reads it (None: the spec reads none,
         # or the reply has none); with read(..., text_format=) the calls written in it are
         # lifted out (toolwire.wire.content).
@@ -136,15 +150,9 @@ class Reply(Record):
     def fates(self) -> tuple[str, ...]:
         """For each call, in order: ``runnable``, ``dropped`` or ``rejected``."""
         last = len(self.calls) - 1
-        fates = []
-        for index, call in enumerate(self.calls):
-            if self.truncated and (call.arguments_undecodable or index == last):
-                fates.append("dropped")
-            elif call.arguments_undecodable:
-                fates.append("rejected")
-            else:
-                fates.append("runnable")
-        return tuple(fates)
+        return tuple(
+            call_fate(call, index == last, self.truncated) for index, call in enumerate(self.calls)
+        )
 
     def _with_fate(self, fate: str) -> tuple[ToolCall, ...]:
         return tuple(c for c, f in zip(self.calls, self.fates(), strict=True) if f == fate)
@@ -169,14 +177,39 @@ class Reply(Record):
         """Whether the client has anything to run (decided by the items, not finish_reason)."""
         return bool(self.calls)
 
+    @property
+    def other_choices(self) -> int:
+        """How many alternatives of the reply were not read (``n > 1``); 0 when none."""
+        return max(0, (self.choice_count or 0) - 1)
+
     @staticmethod
     def error_result(call: ToolCall) -> str:
-        """The text to send back as the tool result of a rejected call."""
-        reason = call.arguments_error or "not a JSON object"
-        return (
-            f"Error: the arguments of the call to {call.name!r} could not be decoded"
-            f" ({reason}). Send the call again with arguments that are one JSON object."
-        )
+        """The text to send back as the tool result of a rejected call.
+
+        A call with nothing wrong with it (:func:`error_reasons` is empty) has no error
+        to report: that is a ``ValueError``, never a made-up message.
+        """
+        reasons = error_reasons(call)
+        if not reasons:
+            raise ValueError(
+                f"the call to {call.name!r} (id {call.id!r}) has no error to report:"
+                " run it instead"
+            )
+        return "Error: " + "; ".join(reasons) + "."
+
+    def to_dict(self, *, raw: bool = False) -> dict[str, Any]:
+        """JSON-ready data, as the CLI prints it (README "The Reply as JSON");
+        ``raw=True`` adds each server call's provider item."""
+        from .reply_json import reply_to_dict
+
+        return reply_to_dict(self, raw=raw)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Reply:
+        """The inverse of :meth:`to_dict`: ``Reply.from_dict(r.to_dict()) == r``."""
+        from .reply_json import reply_from_dict
+
+        return reply_from_dict(data)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The source (a compiled spec and the response) stays behind: a copied or
@@ -200,20 +233,6 @@ class Reply(Record):
         from .wire.render import answer
 
         return answer(self, results)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data, as the CLI prints it."""
-        return {
-            "format": self.format,
-            "calls": [c.to_dict() for c in self.calls],
-            "server_calls": [s.to_dict() for s in self.server_calls],
-            "truncated": self.truncated,
-            "finish_reason": self.finish_reason,
-            "unknown_types": list(self.unknown_types),
-            "skipped": [s.to_dict() for s in self.skipped],
-            "fates": list(self.fates()),
-            "text": self.text,
-        }
 
 
 def _restore(cls: type[Reply], values: tuple[Any, ...]) -> Reply:

@@ -183,27 +183,20 @@ class ToolCall:
     but two calls that say the same thing compare equal whatever their provenance.
     """
 
-    __slots__ = (
-        "_arguments", "_provider_data", "_raw_arguments", "arguments_error",
-        "arguments_error_code", "arguments_errors", "arguments_invalid",
-        "arguments_undecodable", "id", "incomplete", "item_index", "name", "synthetic",
-        "unknown_tool",
-    )
+    # Speed (issue 9 item 14): a reply's calls are built by the thousand, and each slot
+    # set costs a descriptor call. The fields every call sets have a slot each; the
+    # fields that are their default on nearly every call (the flags, the error, the
+    # provider data, the verdicts) share one slot, ``_rare``: a tuple in ``_RARE`` order,
+    # the one shared constant ``_PLAIN`` for a call whose arguments decoded. Read
+    # through properties, they behave as the fields they were.
+    __slots__ = ("_arguments", "_rare", "_raw_arguments", "id", "item_index", "name")
 
     name: str
     id: str
-    synthetic: bool
-    arguments_undecodable: bool
-    arguments_error: str | None
-    arguments_error_code: str | None
-    arguments_invalid: bool
-    arguments_errors: tuple[ArgumentError, ...]
-    unknown_tool: bool
-    incomplete: bool
     item_index: int | None
     _arguments: dict[str, Any]
     _raw_arguments: Any
-    _provider_data: dict[str, Any] | None
+    _rare: tuple[Any, ...]
 
     def __init__(
         self,
@@ -248,17 +241,59 @@ class ToolCall:
         setter(self, "name", name)
         setter(self, "_arguments", copy_json(dict(arguments)))
         setter(self, "id", id)
-        setter(self, "synthetic", bool(synthetic))
-        setter(self, "arguments_undecodable", bool(arguments_undecodable))
-        setter(self, "arguments_error", arguments_error)
-        setter(self, "arguments_error_code", arguments_error_code)
         setter(self, "_raw_arguments", copy_json(raw_arguments))
-        setter(self, "_provider_data", copy_json(dict(provider_data)) if provider_data else None)
         setter(self, "item_index", item_index)
-        setter(self, "arguments_invalid", bool(arguments_invalid))
-        setter(self, "arguments_errors", tuple(arguments_errors))
-        setter(self, "unknown_tool", bool(unknown_tool))
-        setter(self, "incomplete", bool(incomplete))
+        rare = (
+            bool(synthetic), bool(arguments_undecodable), arguments_error, arguments_error_code,
+            copy_json(dict(provider_data)) if provider_data else None, bool(arguments_invalid),
+            tuple(arguments_errors), bool(unknown_tool), bool(incomplete),
+        )
+        setter(self, "_rare", _PLAIN if rare == _PLAIN else rare)
+
+    # The fields kept in ``_rare`` (see ``__slots__``), in ``_RARE`` order.
+    @property
+    def synthetic(self) -> bool:
+        """Whether toolwire made this call up (a forced tool answered as structured output)."""
+        return self._rare[0]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_undecodable(self) -> bool:
+        """Whether the raw arguments were not a JSON object (see ``arguments_error``)."""
+        return self._rare[1]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_error(self) -> str | None:
+        """Why the arguments did not decode, for people; None when they did."""
+        return self._rare[2]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_error_code(self) -> str | None:
+        """The stable code of ``arguments_error`` (specs/README.md §1.4.1)."""
+        return self._rare[3]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_invalid(self) -> bool:
+        """Whether the arguments fail the offered tool's schema (see ``arguments_errors``)."""
+        return self._rare[5]  # type: ignore[no-any-return]
+
+    @property
+    def arguments_errors(self) -> tuple[ArgumentError, ...]:
+        """How the arguments fail the offered tool's schema, one value per failure."""
+        return self._rare[6]  # type: ignore[no-any-return]
+
+    @property
+    def unknown_tool(self) -> bool:
+        """Whether the call names a tool the request did not offer."""
+        return self._rare[7]  # type: ignore[no-any-return]
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether a streamed call's end never arrived."""
+        return self._rare[8]  # type: ignore[no-any-return]
+
+    @property
+    def _provider_data(self) -> dict[str, Any] | None:
+        return self._rare[4]  # type: ignore[no-any-return]
 
     @classmethod
     def from_raw(
@@ -301,17 +336,15 @@ class ToolCall:
         _SET_NAME(call, name)
         _SET_ARGUMENTS(call, arguments)
         _SET_ID(call, id)
-        _SET_SYNTHETIC(call, False)
-        _SET_UNDECODABLE(call, undecodable)
-        _SET_ERROR(call, error)
-        _SET_ERROR_CODE(call, error_code)
         _SET_RAW(call, raw)
-        _SET_PROVIDER_DATA(call, provider_data)
         _SET_ITEM_INDEX(call, item_index)
-        _SET_INVALID(call, False)
-        _SET_ERRORS(call, ())
-        _SET_UNKNOWN_TOOL(call, False)
-        _SET_INCOMPLETE(call, False)
+        if undecodable or provider_data is not None:
+            _SET_RARE(call, (
+                False, undecodable, error, error_code, provider_data or None, False, (), False,
+                False,
+            ))
+        else:
+            _SET_RARE(call, _PLAIN)
         return call
 
     def replace(self, **changes: Any) -> ToolCall:
@@ -366,20 +399,7 @@ class ToolCall:
     def _key(self) -> tuple[object, ...]:
         # The arguments second: __eq__ compares them by hand when they nest too deep.
         # raw_arguments and item_index are provenance, left out (see the class docstring).
-        return (
-            self.name,
-            self._arguments,
-            self.id,
-            self.synthetic,
-            self.arguments_undecodable,
-            self.arguments_error,
-            self.arguments_error_code,
-            self._provider_data or None,
-            self.arguments_invalid,
-            self.arguments_errors,
-            self.unknown_tool,
-            self.incomplete,
-        )
+        return (self.name, self._arguments, self.id, self._rare)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
@@ -393,7 +413,8 @@ class ToolCall:
     def __hash__(self) -> int:
         # Not the arguments: hashing them recurses (a hostile reply nests them 100,000
         # deep) and fails on keys that do not sort; equal calls still hash equal.
-        return hash((self.name, self.id, self.synthetic, self.arguments_undecodable))
+        rare = self._rare
+        return hash((self.name, self.id, rare[0], rare[1]))
 
     def __repr__(self) -> str:
         extra = ""
@@ -487,18 +508,19 @@ class ToolCall:
 
 
 _new = object.__new__
-(
-    _SET_NAME, _SET_ARGUMENTS, _SET_ID, _SET_SYNTHETIC, _SET_UNDECODABLE, _SET_ERROR,
-    _SET_ERROR_CODE, _SET_RAW, _SET_PROVIDER_DATA, _SET_ITEM_INDEX, _SET_INVALID, _SET_ERRORS,
-    _SET_UNKNOWN_TOOL, _SET_INCOMPLETE,
-) = (
+_SET_NAME, _SET_ARGUMENTS, _SET_ID, _SET_RAW, _SET_ITEM_INDEX, _SET_RARE = (
     ToolCall.__dict__[slot].__set__
-    for slot in (
-        "name", "_arguments", "id", "synthetic", "arguments_undecodable", "arguments_error",
-        "arguments_error_code", "_raw_arguments", "_provider_data", "item_index",
-        "arguments_invalid", "arguments_errors", "unknown_tool", "incomplete",
-    )
+    for slot in ("name", "_arguments", "id", "_raw_arguments", "item_index", "_rare")
 )
+
+_RARE = (
+    "synthetic", "arguments_undecodable", "arguments_error", "arguments_error_code",
+    "provider_data", "arguments_invalid", "arguments_errors", "unknown_tool", "incomplete",
+)
+"""The fields a ToolCall keeps in its ``_rare`` slot, in order."""
+
+_PLAIN: tuple[Any, ...] = (False, False, None, None, None, False, (), False, False)
+"""``_rare`` of a call whose arguments decoded: every rare field at its default."""
 
 _SLOT_NAMES = ToolCall.__slots__
 _SLOT_GETTERS = tuple(ToolCall.__dict__[slot].__get__ for slot in _SLOT_NAMES)
@@ -531,20 +553,24 @@ class ServerToolCall:
     """A tool call the provider ran itself (web search, code execution, hosted MCP…).
 
     Kept apart from :class:`ToolCall` so a client loop never tries to answer it, yet
-    reported so a trace shows what ran. ``raw`` is a copy of the provider's item.
+    reported so a trace shows what ran. ``input`` is what the tool was run on, as the
+    spec's ``input`` selector reads it (a web search's query, the code executed, a
+    hosted MCP tool's arguments; ``None`` where the spec declares none or the item
+    carries none). ``raw`` is a copy of the provider's item.
     """
 
-    __slots__ = ("_raw", "id", "name", "status", "type")
+    __slots__ = ("_input", "_raw", "id", "name", "status", "type")
 
     type: str
     id: str
     name: str | None
     status: str | None
     _raw: Any
+    _input: Any
 
     def __init__(
         self, type: str, id: str = "", name: str | None = None, status: str | None = None,
-        raw: Any = None,
+        raw: Any = None, input: Any = None,
     ) -> None:
         setter = object.__setattr__
         setter(self, "type", type)
@@ -552,11 +578,17 @@ class ServerToolCall:
         setter(self, "name", name)
         setter(self, "status", status)
         setter(self, "_raw", copy_json(raw))
+        setter(self, "_input", copy_json(input))
 
     @property
     def raw(self) -> Any:
         """The provider's item as sent: a fresh copy on every read."""
         return copy_json(self._raw)
+
+    @property
+    def input(self) -> Any:
+        """What the tool ran on (a JSON value or ``None``): a fresh copy on every read."""
+        return copy_json(self._input)
 
     def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError(f"ServerToolCall is immutable; cannot set {key!r}")
@@ -570,29 +602,57 @@ class ServerToolCall:
         return self
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.type, self.id, self.name, self.status, self._raw))
+        return (type(self), (self.type, self.id, self.name, self.status, self._raw, self._input))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ServerToolCall):
             return NotImplemented
-        return self.to_dict() == other.to_dict()
+        mine = (self.type, self.id, self.name, self.status)
+        if mine != (other.type, other.id, other.name, other.status):
+            return False
+        try:
+            return bool(self._input == other._input)
+        except RecursionError:  # an input nested deeper than the stack: compare by hand
+            return _equal(self._input, other._input)
 
     def __hash__(self) -> int:
         return hash((self.type, self.id, self.name, self.status))
 
     def __repr__(self) -> str:
+        try:
+            extra = "" if self._input is None else f", input={self._input!r}"
+        except RecursionError:
+            extra = ", input={...}"  # nested too deep to show; to_dict() still has it all
         return (
             f"ServerToolCall(type={self.type!r}, id={self.id!r}, name={self.name!r},"
-            f" status={self.status!r})"
+            f" status={self.status!r}{extra})"
         )
 
     def to_dict(self, *, raw: bool = False) -> dict[str, Any]:
-        """JSON-ready data; the provider's raw item only when asked for."""
+        """JSON-ready data: ``type``, ``id``, and ``name``, ``status``, ``input`` when not
+        null; the provider's raw item only when asked for."""
         data: dict[str, Any] = {"type": self.type, "id": self.id}
         if self.name is not None:
             data["name"] = self.name
         if self.status is not None:
             data["status"] = self.status
+        if self._input is not None:
+            data["input"] = copy_json(self._input)
         if raw:
             data["raw"] = copy_json(self._raw)
         return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ServerToolCall:
+        """The inverse of :meth:`to_dict` (with or without ``raw``); unknown keys refused."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"ServerToolCall.from_dict takes a mapping, not {type(data).__name__}")
+        unknown = set(data) - {"type", "id", "name", "status", "input", "raw"}
+        if unknown:
+            raise ValueError(f"ServerToolCall.from_dict: unknown keys {sorted(unknown)}")
+        if not isinstance(data.get("type"), str):
+            raise ValueError("ServerToolCall.from_dict: 'type' must be a str")
+        return cls(
+            data["type"], data.get("id", ""), data.get("name"), data.get("status"),
+            data.get("raw"), data.get("input"),
+        )

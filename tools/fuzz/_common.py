@@ -66,6 +66,8 @@ def reply_data(reply: Any) -> Any:
     data = reply.to_dict()
     data["server_raw"] = [s.raw for s in reply.server_calls]
     data["items"] = [i.to_dict() for i in reply.items]
+    data["tool_calls"] = [c.to_dict() for c in reply.calls]  # as extract's answer shows them
+    assert type(reply).from_dict(reply.to_dict()) == reply, "Reply.from_dict(to_dict()) differs"
     return data
 
 

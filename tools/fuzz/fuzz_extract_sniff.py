@@ -35,7 +35,7 @@ def check(body: bytes) -> None:
         assert read[0] == "error" and read[1]["code"] in ("unknown_format", "malformed_response")
     else:
         assert read[0] == "error" or read[1]["format"] == sniffed[1]
-        expected = ("ok", read[1]["calls"]) if read[0] == "ok" else read
+        expected = ("ok", read[1]["tool_calls"]) if read[0] == "ok" else read
         assert calls == expected, f"extract_sniff and read(None) disagree:\n{calls}\n{read}"
         reply = toolwire.read(None, body) if read[0] == "ok" else None
         for call in reply.calls if reply else ():

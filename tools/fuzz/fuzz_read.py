@@ -44,7 +44,7 @@ def check(fmt: str, body: bytes, strict: bool | None) -> None:
         assert calls == as_bytes, f"extract and read disagree:\n{calls}\n{as_bytes}"
         assert located == as_bytes, f"locate and read disagree:\n{located}\n{as_bytes}"
         return
-    assert calls == ("ok", as_bytes[1]["calls"]), "extract and read disagree"
+    assert calls == ("ok", as_bytes[1]["tool_calls"]), "extract and read disagree"
     assert located[0] == "ok" and len(located[1]) >= len(calls[1]), "locate lost a call"
     reply = toolwire.read(fmt, body, strict=strict)
     for call in reply.calls:

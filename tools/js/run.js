@@ -122,6 +122,12 @@ for (const file of files) {
   }
   if (data.optional) { bump('skipped'); if (verbose) console.log(`SKIP ${file} (optional: ${data.optional})`); continue; }
   if (!runners[kind]) { bump('missing'); notImplemented.add(kind); continue; }
+  // Issue 9's values part (choices, structured_output, per-call and refused/unknown records,
+  // the partial reply of a refusal) is not in the JS implementation yet: counted, never hidden.
+  const newer = JSON.stringify(data.tests || []);
+  if ((kind === 'wire' || kind === 'interpreter') && /"(choice|structured_output|unknown|refused|call_records|choice_count|reply|structured_call)":/.test(newer)) {
+    bump('missing'); notImplemented.add(`${kind} records/choices/structured_output`); continue;
+  }
   try { runners[kind](data); bump('passed'); } catch (error) {
     bump('failed'); console.log(`FAIL ${file}: ${error.message.slice(0, 400)}`);
   }

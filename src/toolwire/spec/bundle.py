@@ -81,9 +81,11 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
             yield entry.id
             yield entry.name
             yield entry.status
+            if entry.input is not None:
+                yield entry.input
     normalize = spec.normalize
     extras: tuple[Expression | None, ...] = (
-        spec.sniff, spec.truncated, spec.finish_reason, spec.content
+        spec.sniff, spec.truncated, spec.finish_reason, spec.content, spec.structured_output
     )
     if normalize is not None:
         extras += (normalize.shape, normalize.detect)

@@ -47,7 +47,9 @@ __all__ = ["check_wire_document", "read_document"]
 
 SUPPORTED_VERSIONS = frozenset({1})
 
-_EXPRESSION_KEYS = frozenset({"select", "when", "name", "arguments", "id", "status"})
+_EXPRESSION_KEYS = frozenset(
+    {"select", "when", "name", "arguments", "id", "status", "input"}
+)
 _TOP_EXPRESSIONS = ("truncated", "finish_reason", "content")
 
 
@@ -141,6 +143,9 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     sniff = data.get("sniff")
     if isinstance(sniff, dict) and isinstance(sniff.get("when"), str):
         yield "/sniff/when", sniff["when"]
+    structured = data.get("structured_output")
+    if isinstance(structured, dict) and isinstance(structured.get("text"), str):
+        yield "/structured_output/text", structured["text"]
     render = data.get("render")
     if isinstance(render, dict):
         yield from render_expressions(render)

@@ -87,19 +87,21 @@ class CallEntry(Entry):
 class ServerEntry(Entry):
     """An item type that is a tool call the provider ran itself."""
 
-    __slots__ = ("id", "name", "status")
+    __slots__ = ("id", "input", "name", "status")
     id: Expression
     name: Expression
     status: Expression
+    input: Expression | None
 
     def __init__(
         self, kind: Kind, index: int, type: str, when: Expression | None,
-        id: Expression, name: Expression, status: Expression,
+        id: Expression, name: Expression, status: Expression, input: Expression | None = None,
     ) -> None:
         super().__init__(kind, index, type, when)
         setfield(self, "id", id)
         setfield(self, "name", name)
         setfield(self, "status", status)
+        setfield(self, "input", input)
 
 
 class IgnoreEntry(Entry):
@@ -237,6 +239,7 @@ class WireSpec(Record):
     """
 
     __slots__ = (
+        "choices",
         "content",
         "data",
         "doc_ref",
@@ -250,6 +253,7 @@ class WireSpec(Record):
         "sniff",
         "sniff_priority",
         "sources",
+        "structured_output",
         "table",
         "title",
         "truncated",
@@ -273,6 +277,8 @@ class WireSpec(Record):
     path: str
     data: Mapping[str, Any]
     fast: dict[bool | None, Any]
+    structured_output: Expression | None
+    choices: tuple[str, ...] | None
 
     def __init__(
         self,
@@ -293,6 +299,8 @@ class WireSpec(Record):
         normalize: Normalize | None = None,
         render: RenderPart | None = None,
         fast: dict[bool | None, Any] | None = None,
+        structured_output: Expression | None = None,
+        choices: tuple[str, ...] | None = None,
     ) -> None:
         for name, value in (
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
@@ -302,6 +310,7 @@ class WireSpec(Record):
             ("normalize", normalize),
             ("render", render),
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
+            ("structured_output", structured_output), ("choices", choices),
         ):
             setfield(self, name, value)
 
@@ -370,6 +379,7 @@ def _entry(kind: Kind, index: int, data: Mapping[str, Any], compiler: Compile) -
             id=compiler(data.get("id", "id")),
             name=compiler(data.get("name", "name")),
             status=compiler(data.get("status", "status")),
+            input=_optional(data, "input", compiler),
         )
     if kind == "refuse":
         return RefuseEntry(**common, reason=data["reason"])
@@ -425,6 +435,8 @@ def compile_wire_spec(
         for source in data["items"]
     )
     sniff = data.get("sniff")
+    structured = data.get("structured_output")
+    choices = data.get("choices")
     return WireSpec(
         format=data["format"],
         title=data["title"],
@@ -440,6 +452,8 @@ def compile_wire_spec(
         content=_optional(data, "content", compiler),
         path=path,
         data=data,
+        structured_output=compiler(structured["text"]) if structured else None,
+        choices=tuple(choices["list"].split(".")) if choices else None,
         normalize=_normalize(data, table, compiler),
         render=_render(data, compiler),
     )

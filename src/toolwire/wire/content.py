@@ -1,7 +1,7 @@
 """The assistant's text of a wire reply, and the tool calls a model wrote inside it.
 
 Every wire spec names where the reply's assistant text is with a ``content``
-expression (specs/README.md §1.8): a string, or a list whose strings are joined (the
+expression (specs/README.md §1.10): a string, or a list whose strings are joined (the
 text blocks of an Anthropic or Responses reply). :func:`assistant_text` reads it for
 :attr:`toolwire.Reply.text`.
 

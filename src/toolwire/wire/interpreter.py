@@ -16,16 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .._record import setfield
 from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from ..expression import NotJSONError
-from ..reply import ItemRecord, Reply, SkippedItem
-from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
-from ..toolcall import ServerToolCall, ToolCall, copy_json, id_text
-from .content import assistant_text
+from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
+from ..toolcall import ToolCall, copy_json, id_text
 
 if TYPE_CHECKING:
+    from ..reply import Reply
     from .fastpath import FastExtract
 
 __all__ = ["coerce_response", "extract", "from_item", "locate", "read"]
@@ -169,26 +167,43 @@ def _match(spec: WireSpec, item: dict[str, Any], item_type: Any) -> Entry | None
     return None
 
 
+def _refusal(
+    spec: WireSpec, index: int, key: Any, item_type: Any, entry: Entry | None,
+    refuse_unknown: bool,
+) -> UnmappedCall | None:
+    """The error an item raises, if it is refused (or unknown where the spec fails closed)."""
+    if entry is None:
+        if not refuse_unknown:
+            return None
+        shown = str(item_type) if isinstance(item_type, str) else None
+        return UnknownItemType(
+            spec.format,
+            index,
+            shown,
+            f"the {spec.format} spec lists no item type {item_type!r}; an unknown item"
+            " may be an action the client must take, so toolwire fails closed",
+            _location(spec, key),
+        )
+    if type(entry) is RefuseEntry:
+        return UnmappedCall(spec.format, index, item_type, entry.reason, _location(spec, key))
+    return None
+
+
+def _refuses_unknown(spec: WireSpec, strict: bool | None) -> bool:
+    return spec.unknown_items == "refuse" if strict is None else strict
+
+
 def _classified(
     spec: WireSpec, response: dict[str, Any], strict: bool | None
 ) -> Iterator[tuple[int, Any, dict[str, Any], Any, Entry | None]]:
     """Every item with its entry; raises for refused items, and unknown ones if strict."""
-    refuse_unknown = spec.unknown_items == "refuse" if strict is None else strict
+    refuse_unknown = _refuses_unknown(spec, strict)
     for index, key, item, item_type in _walk(spec, response):
         entry = _match(spec, item, item_type)
-        if entry is None:
-            if refuse_unknown:
-                shown = str(item_type) if isinstance(item_type, str) else None
-                raise UnknownItemType(
-                    spec.format,
-                    index,
-                    shown,
-                    f"the {spec.format} spec lists no item type {item_type!r}; an unknown item"
-                    " may be an action the client must take, so toolwire fails closed",
-                    _location(spec, key),
-                )
-        elif type(entry) is RefuseEntry:
-            raise UnmappedCall(spec.format, index, item_type, entry.reason, _location(spec, key))
+        if entry is None or type(entry) is RefuseEntry:
+            error = _refusal(spec, index, key, item_type, entry, refuse_unknown)
+            if error is not None:
+                raise error
         yield index, key, item, item_type, entry
 
 
@@ -205,13 +220,28 @@ def _call(entry: CallEntry, item: dict[str, Any], index: int | None) -> ToolCall
     owned copy ``arguments`` holds: neither is handed out uncopied), the ``keep``
     fields of its entry, and ``index``, where its item stands in the reply.
     """
+    name = _name(entry, item)
+    if type(name) is not str:
+        return name[1]
+    return _built(entry, item, name, entry.arguments.evaluate(item), index)
+
+
+def _name(entry: CallEntry, item: dict[str, Any]) -> str | tuple[None, str]:
+    """The item's call name, or ``(None, reason)`` when it has no usable one."""
     name = entry.name.evaluate(item)
     if type(name) is not str or not name:
         if isinstance(name, str) and name:  # a str subclass (an SDK's str enum) is text
-            name = str.__str__(name)
-        else:
-            return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
-    raw = entry.arguments.evaluate(item)
+            return str.__str__(name)
+        return None, "no usable name" if name in (None, "") else (
+            f"name is a {type(name).__name__}"
+        )
+    return name
+
+
+def _built(
+    entry: CallEntry, item: dict[str, Any], name: str, raw: Any, index: int | None
+) -> ToolCall:
+    """The call of a named item, ``raw`` being what its arguments selector selected."""
     arguments, undecodable, error, code = decode_arguments_coded(raw)
     if arguments is raw:
         arguments = kept_raw = copy_json(raw)
@@ -241,28 +271,44 @@ def kept(entry: CallEntry, item: dict[str, Any]) -> dict[str, Any] | None:
     return data or None
 
 
-def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:
+def _chosen(spec: WireSpec, response: dict[str, Any], choice: int) -> dict[str, Any]:
+    from .reading import choice_view
+
+    return choice_view(spec, response, choice)[0]
+
+
+def locate(
+    spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0
+) -> list[dict[str, Any]]:
     """The raw call items the client must execute, in response order, unparsed."""
     response = _response(spec, data)
+    if choice:
+        response = _chosen(spec, response, choice)
     try:
         return [
             item
             for _, _, item, _, entry in _classified(spec, response, strict)
             if type(entry) is CallEntry
         ]
+    except UnmappedCall:
+        raise _with_reply(spec, response, strict) from None
     except ToolwireError:
         raise
     except ValueError as exc:
         raise _guarded(spec, exc) from None
 
 
-def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolCall]:
+def extract(
+    spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0
+) -> list[ToolCall]:
     """One :class:`ToolCall` per located call item that has a usable name.
 
     The spec's generated extract function (:mod:`toolwire.wire.fastpath`) answers the regular
     case; when it declines (``None``), the walk below answers, or raises the exact error.
     """
     response = data if type(data) is dict else coerce_response(data, spec.format, spec)
+    if choice:
+        response = _chosen(spec, _response(spec, response), choice)
     fast = spec.fast.get(strict)
     if fast is None:
         fast = _build_fast(spec, strict)
@@ -283,6 +329,8 @@ def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) 
                 call = _call(entry, item, index)
                 if type(call) is ToolCall:
                     calls.append(call)
+    except UnmappedCall:
+        raise _with_reply(spec, response, strict) from None
     except ToolwireError:
         raise
     except ValueError as exc:
@@ -306,60 +354,23 @@ def _text(value: Any) -> str | None:
     return str.__str__(value) if isinstance(value, str) else None
 
 
-def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
-    """Everything at once: calls, server-side calls, truncation, unknown and skipped items."""
-    response = _response(spec, data)
-    calls: list[ToolCall] = []
-    server_calls: list[ServerToolCall] = []
-    unknown: list[str] = []
-    skipped: list[SkippedItem] = []
-    records: list[ItemRecord] = []
+def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
+    """Everything at once: calls, server-side calls, truncation, unknown and skipped items
+    (:mod:`.reading`); ``choice`` reads another of the reply's alternatives."""
+    from .reading import read_reply
+
+    return read_reply(spec, data, strict, choice)
+
+
+def _with_reply(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> UnmappedCall:
+    """The refusal ``read`` raises for this response: the same error, with ``err.reply``."""
+    from .reading import read_reply
+
     try:
-        for index, key, item, item_type, entry in _classified(spec, response, strict):
-            # isinstance: an UnlistedKey is reported by its name (and never matched).
-            shown = str(item_type) if isinstance(item_type, str) else None
-            if entry is None:
-                records.append(ItemRecord(index, _location(spec, key), shown, "unknown", None))
-                if shown is not None and shown not in unknown:
-                    unknown.append(shown)
-                continue
-            records.append(ItemRecord(index, _location(spec, key), shown, entry.kind, entry.index))
-            if type(entry) is CallEntry:
-                call = _call(entry, item, index)
-                if type(call) is ToolCall:
-                    calls.append(call)
-                else:
-                    skipped.append(SkippedItem(index, _location(spec, key), shown, str(call)))
-            elif type(entry) is ServerEntry:
-                server_id = entry.id.evaluate(item)
-                server_calls.append(
-                    ServerToolCall(
-                        shown or "",
-                        server_id if type(server_id) is str else "",
-                        _text(entry.name.evaluate(item)),
-                        _text(entry.status.evaluate(item)),
-                        item,
-                    )
-                )
-        truncated = spec.truncated is not None and spec.truncated.evaluate(response) is True
-        finish = spec.finish_reason.evaluate(response) if spec.finish_reason else None
-    except ToolwireError:
-        raise
-    except ValueError as exc:
-        raise _guarded(spec, exc) from None
-    reply = Reply(
-        format=spec.format,
-        calls=tuple(calls),
-        server_calls=tuple(server_calls),
-        truncated=truncated,
-        finish_reason=_text(finish),
-        unknown_types=tuple(unknown),
-        skipped=tuple(skipped),
-        items=tuple(records),
-        text=assistant_text(spec, response),
-    )
-    setfield(reply, "_source", (spec, response))  # for assistant_message(): not its value
-    return reply
+        read_reply(spec, response, strict)
+    except UnmappedCall as error:
+        return error
+    raise AssertionError("read() must refuse what the walk refused")  # pragma: no cover
 
 
 def from_item(spec: WireSpec, raw_item: Any) -> ToolCall | None:

@@ -115,6 +115,8 @@ export function read(spec, data, strict = null) {
         const status = textOrNull(entry.status.evaluate(item));
         if (name !== null) server.name = name;
         if (status !== null) server.status = status;
+        const input = entry.input ? entry.input.evaluate(item) : null;
+        if (input !== null && input !== undefined) server.input = input;  // §1.3 step 5
         reply.server_calls.push(server);
       }
     }

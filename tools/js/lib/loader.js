@@ -9,7 +9,7 @@ import { compileExpression, ExpressionProblem } from './expression.js';
 const KINDS = ['refuse', 'calls', 'server_side', 'ignore'];
 const LISTS = new Set(['calls', 'server_side', 'ignore', 'refuse']);
 const OWN = new Set(['spec_version', 'format', 'title', 'doc_ref', 'description', 'sniff', 'extends', 'remove']);
-const ENTRY_EXPRESSIONS = ['select', 'when', 'name', 'arguments', 'id', 'status'];
+const ENTRY_EXPRESSIONS = ['select', 'when', 'name', 'arguments', 'id', 'status', 'input'];
 
 let validator = null;
 function metaSchema(specsDir) {
@@ -250,7 +250,7 @@ export function compileSpec(data) {
   const c = (source) => compileExpression(source);
   const entry = (e, defaults = {}) => {
     const out = { ...e };
-    for (const key of ['when', 'name', 'arguments', 'id', 'status']) {
+    for (const key of ['when', 'name', 'arguments', 'id', 'status', 'input']) {
       const source = e[key] ?? defaults[key];
       if (source !== undefined) out[key] = c(source);
     }
