@@ -75,3 +75,23 @@ def test_the_cli_extract_command_imports_none_of_them() -> None:
     )
     assert found["result"] == "openai"
     assert found["loaded"] == []
+
+
+def test_read_without_tools_never_loads_the_tools_package() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        f"toolwire.read('openai', {REPLY!r}); toolwire.extract('openai', {REPLY!r})\n"
+        "result = 'toolwire.tools' in sys.modules"
+    )
+    assert found == {"loaded": [], "result": False}
+
+
+def test_read_with_tools_loads_the_checker_only_then() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "request = {'tools': [{'type': 'function', 'function': {'name': 'f'}}]}\n"
+        f"reply = toolwire.read('openai', {REPLY!r}, tools=request)\n"
+        "result = ['toolwire.tools' in sys.modules, reply.fates()[0]]"
+    )
+    assert found["result"] == [True, "runnable"]
+    assert "jsonschema" in found["loaded"]

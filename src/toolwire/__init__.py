@@ -16,7 +16,7 @@ The functions here run on :meth:`Registry.default` (the bundled specs plus folde
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .arguments import decode_arguments
 from .errors import (
@@ -32,10 +32,14 @@ from .registry import Registry
 from .reply import ItemRecord, Reply, SkippedItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
 
+if TYPE_CHECKING:
+    from .tools import InvalidTools, ToolDefinition, Tools
+
 __version__ = "0.1.0"
 
 __all__ = [
     "ArgumentError",
+    "InvalidTools",
     "ItemRecord",
     "MalformedResponse",
     "Registry",
@@ -45,6 +49,8 @@ __all__ = [
     "SpecError",
     "SpecProblem",
     "ToolCall",
+    "ToolDefinition",
+    "Tools",
     "ToolwireError",
     "UnknownFormat",
     "UnknownItemType",
@@ -96,13 +102,33 @@ def from_fmt(fmt: str, raw_item: Any) -> ToolCall | None:
     return Registry.default().from_fmt(fmt, raw_item)
 
 
-def read(fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
+def read(
+    fmt: str | None, data: Any, *, strict: bool | None = None, tools: Any = None
+) -> Reply:
     """Everything at once: calls, server calls, truncation, finish reason, loose ends.
 
     ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
-    runnable, dropped and rejected calls.
+    runnable, dropped and rejected calls. ``tools`` — a :class:`Tools`, or the request body
+    (or its tool list) exactly as sent — checks every call against the offered tools: an
+    unknown name sets ``unknown_tool``, arguments failing the tool's schema set
+    ``arguments_invalid`` and ``arguments_errors``; both calls are rejected.
     """
-    return Registry.default().read(fmt, data, strict=strict)
+    return Registry.default().read(fmt, data, strict=strict, tools=tools)
+
+
+_LAZY = {"Tools": "tools", "ToolDefinition": "tools", "InvalidTools": "tools"}
+
+
+def __getattr__(name: str) -> Any:
+    """The names of subsystems loaded on first use (``toolwire.Tools`` needs jsonschema)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:

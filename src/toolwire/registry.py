@@ -253,15 +253,27 @@ class Registry:
         """One raw call item (as :meth:`locate` returns them) as a :class:`ToolCall`."""
         return interpreter.from_item(self.spec(fmt), raw_item)
 
-    def read(self, fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
-        """Everything at once; ``fmt=None`` sniffs (:class:`UnknownFormat` if nothing fits)."""
+    def read(
+        self, fmt: str | None, data: Any, *, strict: bool | None = None, tools: Any = None
+    ) -> Reply:
+        """Everything at once; ``fmt=None`` sniffs (:class:`UnknownFormat` if nothing fits).
+
+        ``tools`` (a :class:`toolwire.Tools`, or the request body or tool list as sent,
+        compiled for the reply's format) checks each call against the offered tools.
+        """
         if fmt is None:
             response = coerce_response(data, None)
             sniffed = self.sniff_format(response)
             if sniffed is None:
                 raise UnknownFormat(None, self._specs)
-            return interpreter.read(self.spec(sniffed), response, strict)
-        return interpreter.read(self.spec(fmt), data, strict)
+            reply = interpreter.read(self.spec(sniffed), response, strict)
+        else:
+            reply = interpreter.read(self.spec(fmt), data, strict)
+        if tools is None:
+            return reply
+        from .tools import as_tools  # only with tools: jsonschema stays unloaded otherwise
+
+        return as_tools(reply.format, tools, self).check_reply(reply)
 
     def extract_from_text(
         self, fmt: str, text: str, **params: Any

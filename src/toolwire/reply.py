@@ -82,6 +82,31 @@ class SkippedItem(Record):
         }
 
 
+def error_reasons(call: ToolCall) -> tuple[str, ...]:
+    """Why a call cannot run, one clause each; empty when nothing is wrong with it."""
+    reasons: list[str] = []
+    if call.arguments_undecodable:
+        detail = call.arguments_error or "not a JSON object"
+        reasons.append(
+            f"the arguments of the call to {call.name!r} could not be decoded ({detail});"
+            " send the call again with arguments that are one JSON object"
+        )
+    if call.unknown_tool:
+        reasons.append(
+            f"no tool named {call.name!r} was offered; call one of the tools you were given"
+        )
+    if call.arguments_invalid:
+        shown = "; ".join(
+            f"at {e.pointer or 'the top level'}: {e.message} ({e.keyword})"
+            for e in call.arguments_errors
+        ) or "they fail the schema"
+        reasons.append(
+            f"the arguments of the call to {call.name!r} do not match the tool's parameters"
+            f" schema ({shown}); send the call again with arguments that match it"
+        )
+    return tuple(reasons)
+
+
 class Reply(Record):
     """One reply, read: its calls, server-side calls, truncation and loose ends.
 
@@ -129,7 +154,7 @@ class Reply(Record):
         for index, call in enumerate(self.calls):
             if self.truncated and (call.arguments_undecodable or index == last):
                 fates.append("dropped")
-            elif call.arguments_undecodable:
+            elif call.arguments_undecodable or call.unknown_tool or call.arguments_invalid:
                 fates.append("rejected")
             else:
                 fates.append("runnable")
@@ -160,12 +185,15 @@ class Reply(Record):
 
     @staticmethod
     def error_result(call: ToolCall) -> str:
-        """The text to send back as the tool result of a rejected call."""
-        reason = call.arguments_error or "not a JSON object"
-        return (
-            f"Error: the arguments of the call to {call.name!r} could not be decoded"
-            f" ({reason}). Send the call again with arguments that are one JSON object."
-        )
+        """The text to send back as the tool result of a rejected call: every reason it
+        was rejected. A call with none is a ``ValueError``, never a made-up message."""
+        reasons = error_reasons(call)
+        if not reasons:
+            raise ValueError(
+                f"the call to {call.name!r} (id {call.id!r}) has no error to report:"
+                " run it instead"
+            )
+        return "Error: " + "; ".join(reasons) + "."
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data, as the CLI prints it."""

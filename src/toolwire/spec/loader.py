@@ -21,6 +21,7 @@ rule                    meaning
 ``expression-syntax``   an expression does not parse
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
 ``extends-*``           ``extends`` resolution (see :mod:`toolwire.spec.extends`)
+``tools-*``             the ``tools`` part (see :mod:`toolwire.spec.tools_part`)
 ======================  ===============================================================
 
 ``jsonschema`` is imported here only, and only when a spec is checked.
@@ -40,6 +41,7 @@ from ..expression import ExpressionError, compile_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
 from .strict_yaml import Document, escape_pointer
+from .tools_part import tools_expressions, tools_problems
 from .wirespec import KINDS
 
 __all__ = ["check_wire_document", "read_document"]
@@ -150,6 +152,7 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             for key in sorted(_EXPRESSION_KEYS & set(entry)):
                 if isinstance(entry[key], str):
                     yield f"/{kind}/{i}/{key}", entry[key]
+    yield from tools_expressions(data)
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:
@@ -213,4 +216,5 @@ def check_wire_document(
     if expressions:
         problems.extend(_expression_problems(doc))
     problems.extend(_rule_problems(doc, expected_format))
+    problems.extend(tools_problems(doc))
     return problems
