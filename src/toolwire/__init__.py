@@ -68,6 +68,26 @@ __all__ = [
 ]
 
 
+# Subsystems loaded on first use, so ``import toolwire`` and a plain extract never pay
+# for them: ``toolwire.batch`` (rows for batch runs), ``toolwire.spark``, ``toolwire.interop``.
+_LAZY_MODULES = frozenset({"batch", "interop", "spark"})
+# Names of those subsystems, loaded with their module: ``toolwire.Tools`` needs jsonschema.
+_LAZY_NAMES = {"Tools": "tools", "ToolDefinition": "tools", "InvalidTools": "tools"}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    module = _LAZY_NAMES.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+
+
 def locate(fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:
     """The raw call items the client must execute, unparsed, in response order.
 
@@ -114,21 +134,6 @@ def read(
     ``arguments_invalid`` and ``arguments_errors``; both calls are rejected.
     """
     return Registry.default().read(fmt, data, strict=strict, tools=tools)
-
-
-_LAZY = {"Tools": "tools", "ToolDefinition": "tools", "InvalidTools": "tools"}
-
-
-def __getattr__(name: str) -> Any:
-    """The names of subsystems loaded on first use (``toolwire.Tools`` needs jsonschema)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:

@@ -1,6 +1,6 @@
 """The rules of a wire spec's ``tools`` part that the meta-schema cannot state.
 
-The part says how to read the tool list of a provider's *request* (specs/README.md §5). The
+The part says how to read the tool list of a provider's *request* (specs/README.md §8). The
 meta-schema checks its keys and types; these rules check what needs more than one key at a
 time, each with its code:
 

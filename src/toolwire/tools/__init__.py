@@ -1,4 +1,4 @@
-"""Calls checked against the tools the request offered (specs/README.md §5).
+"""Calls checked against the tools the request offered (specs/README.md §8).
 
 A call that decodes is not yet a call a loop can run: models invent tool names, drop
 required arguments, send ``"3"`` for an integer. :class:`Tools` compiles a request's tool

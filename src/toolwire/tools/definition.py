@@ -60,6 +60,11 @@ class ToolDefinition(Record):
     def __hash__(self) -> int:
         return hash((self.name, self.kind, self.index))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The validator and the fast check are rebuilt from the schema, never pickled.
+        return (_rebuild, (self.name, self.kind, self.schema, self.strict, self.dialect,
+                           self.index, self.reason))
+
     def errors(self, arguments: dict[str, Any]) -> tuple[ArgumentError, ...]:
         """Every way ``arguments`` fail the schema, by pointer then keyword; ``()`` if none."""
         if self._validator is None:
@@ -72,6 +77,15 @@ class ToolDefinition(Record):
             for e in self._validator.iter_errors(arguments)
         }
         return tuple(ArgumentError(*f) for f in sorted(found))
+
+
+def _rebuild(
+    name: str, kind: str, schema: dict[str, Any] | None, strict: bool, dialect: str,
+    index: int | None, reason: str | None,
+) -> ToolDefinition:
+    validator = None if schema is None else _validator(None, name, index, schema, dialect)
+    return ToolDefinition(name, kind, schema, strict=strict, dialect=dialect, index=index,
+                          reason=reason, validator=validator)
 
 
 def _pointer(path: Any) -> str:
@@ -133,7 +147,7 @@ def compile_definition(fmt: str, raw: RawTool, translations: Any) -> list[ToolDe
     name = _name(fmt, raw)
     if kind == "unchecked":
         if name is None:
-            return []  # a tool with no name of its own: no call can name it (see §5.2)
+            return []  # a tool with no name of its own: no call can name it (see §8.2)
         return [ToolDefinition(name, "unchecked", None, index=raw.index,
                                reason=data["unchecked"])]
     if name is None:

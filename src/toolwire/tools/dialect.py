@@ -1,6 +1,6 @@
 """A tool's schema in the dialect its provider documents, made into one JSON Schema.
 
-Three steps, each a declared rule of specs/README.md §5 rather than a provider's quirk
+Three steps, each a declared rule of specs/README.md §8 rather than a provider's quirk
 coded here:
 
 * :func:`translate` applies a spec's translation table (Gemini's OpenAPI-subset Schema):
@@ -39,7 +39,7 @@ def _escape(key: str) -> str:
 
 
 def translate(schema: Any, table: Mapping[str, Any]) -> dict[str, Any]:
-    """``schema`` in the table's source language, as JSON Schema (§5.4)."""
+    """``schema`` in the table's source language, as JSON Schema (§8.4)."""
     try:
         return _translate(schema, table, "")
     except RecursionError:
@@ -95,7 +95,7 @@ def _type_name(value: Any, table: Mapping[str, Any], at: str) -> str:
 
 
 def _admit_null(out: dict[str, Any]) -> None:
-    """``nullable: true``: null is admitted by ``type``, ``enum`` and ``anyOf`` (§5.4)."""
+    """``nullable: true``: null is admitted by ``type``, ``enum`` and ``anyOf`` (§8.4)."""
     if isinstance(out.get("type"), str) and out["type"] != "null":
         out["type"] = [out["type"], "null"]
     if isinstance(out.get("enum"), list) and None not in out["enum"]:
@@ -110,7 +110,7 @@ _SUBSCHEMA_ONE = ("items", "not", "if", "then", "else", "contains", "additionalI
 
 
 def make_strict(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` under OpenAI strict mode (§5.3): a new schema, the given one untouched."""
+    """``schema`` under OpenAI strict mode (§8.3): a new schema, the given one untouched."""
     result = copy_json(schema)
     try:
         _walk(result, "", _close)

@@ -46,6 +46,9 @@ class InvalidTools(ToolwireError, ValueError):
             where += f", schema at {pointer or '/'}"
         super().__init__(f"{where}: {reason}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (self.format, self.reason, self.tool, self.index, self.pointer))
+
     def to_dict(self) -> dict[str, object]:
         return {
             "code": self.code,
@@ -55,3 +58,9 @@ class InvalidTools(ToolwireError, ValueError):
             "index": self.index,
             "pointer": self.pointer,
         }
+
+
+def _rebuild(
+    format: str | None, reason: str, tool: str | None, index: int | None, pointer: str | None
+) -> InvalidTools:
+    return InvalidTools(format, reason, tool=tool, index=index, pointer=pointer)

@@ -1,6 +1,6 @@
 """A wire spec's ``tools`` part, compiled: how to find the tool definitions of a request.
 
-The part is data in the spec (specs/README.md §5.1); this module compiles its expressions
+The part is data in the spec (specs/README.md §8.1); this module compiles its expressions
 once per spec and walks a request body (or a bare tool list) to the definitions it holds,
 each paired with the spec entry that reads it. What a definition *means* (its schema, its
 dialect) is :mod:`toolwire.tools.dialect`'s business.
