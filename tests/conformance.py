@@ -14,7 +14,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "specs" / "conformance"
-SPECIAL = ("expression", "interpreter", "spec-validation", "text")
+SPECIAL = ("expression", "interpreter", "spec-validation", "text", "tools")
 
 
 @dataclass(frozen=True)

@@ -150,3 +150,22 @@ def test_the_interop_conversions_import_none_of_their_libraries() -> None:
         " if m in sys.modules]"
     )
     assert found["result"] == []
+
+def test_read_without_tools_never_loads_the_tools_package() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        f"toolwire.read('openai', {REPLY!r}); toolwire.extract('openai', {REPLY!r})\n"
+        "result = 'toolwire.tools' in sys.modules"
+    )
+    assert found == {"loaded": [], "result": False}
+
+
+def test_read_with_tools_loads_the_checker_only_then() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "request = {'tools': [{'type': 'function', 'function': {'name': 'f'}}]}\n"
+        f"reply = toolwire.read('openai', {REPLY!r}, tools=request)\n"
+        "result = ['toolwire.tools' in sys.modules, reply.fates()[0]]"
+    )
+    assert found["result"] == [True, "runnable"]
+    assert "jsonschema" in found["loaded"]

@@ -41,6 +41,7 @@ from conformance import cases, each_test
 # Public classes that are not values: they hold compiled code, not data.
 NOT_VALUES = {
     "Registry": "a set of compiled specs (a service, rebuilt per process from its folders)",
+    "Tools": "compiled validators (a service: pickle the request and build it again)",
 }
 
 WIRE_TESTS = list(each_test(cases()))
@@ -79,7 +80,10 @@ def _made_by_hand() -> list[object]:
     )
     server = ServerToolCall("web_search_call", "ws_1", "web_search", "completed",
                             {"type": "web_search_call", "action": {"query": "paris"}})
+    tools = toolwire.Tools.from_schemas({"f": {"type": "object"}, "g": None})
     return [
+        *tools.definitions,
+        toolwire.InvalidTools("openai", "bad", tool="f", index=2, pointer="/type"),
         rich_call,
         ToolCall.from_raw("f", '{"a": ', "c"),
         ToolCall("g", {}, synthetic=True),

@@ -35,12 +35,14 @@ from .toolcall import ArgumentError, ServerToolCall, ToolCall
 
 if TYPE_CHECKING:
     from .text import TextReply
+    from .tools import InvalidTools, ToolDefinition, Tools
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ArgumentError",
     "CallRecord",
+    "InvalidTools",
     "ItemRecord",
     "MalformedResponse",
     "NotDeclared",
@@ -53,6 +55,8 @@ __all__ = [
     "SpecError",
     "SpecProblem",
     "ToolCall",
+    "ToolDefinition",
+    "Tools",
     "ToolwireError",
     "UnknownFormat",
     "UnknownItem",
@@ -77,13 +81,20 @@ __all__ = [
 # Subsystems loaded on first use, so ``import toolwire`` and a plain extract never pay
 # for them: ``toolwire.batch`` (rows for batch runs), ``toolwire.spark``, ``toolwire.interop``.
 _LAZY_MODULES = frozenset({"batch", "interop", "spark"})
+# Names of those subsystems, loaded with their module: ``toolwire.Tools`` needs jsonschema.
+_LAZY_NAMES = {"Tools": "tools", "ToolDefinition": "tools", "InvalidTools": "tools"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY_MODULES:
-        import importlib
+    import importlib
 
+    if name in _LAZY_MODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    module = _LAZY_NAMES.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
     if name == "RenderError":  # the renderer's error, without loading the renderer early
         from .wire.render import RenderError
 
@@ -136,6 +147,7 @@ def read(
     *,
     strict: bool | None = None,
     choice: int = 0,
+    tools: Any = None,
     text_format: str | None = None,
     text_params: dict[str, str] | None = None,
 ) -> Reply:
@@ -144,11 +156,20 @@ def read(
     ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
     runnable, dropped and rejected calls. Where the reply holds alternatives (``n > 1``),
     ``Reply.choice_count`` says how many and ``choice=k`` reads alternative ``k``.
-    ``text_format`` (a text format, e.g. ``"hermes"``) also lifts the calls the model wrote
-    into the assistant text; ``Reply.text`` is that text, clean.
+    ``tools`` — a :class:`Tools`, or the request body (or its tool list) exactly as sent —
+    checks every call against the offered tools: an unknown name sets ``unknown_tool``,
+    arguments failing the tool's schema set ``arguments_invalid`` and ``arguments_errors``;
+    both calls are rejected. ``text_format`` (a text format, e.g. ``"hermes"``) also lifts the
+    calls the model wrote into the assistant text; ``Reply.text`` is that text, clean.
     """
     return Registry.default().read(
-        fmt, data, strict=strict, choice=choice, text_format=text_format, text_params=text_params
+        fmt,
+        data,
+        strict=strict,
+        choice=choice,
+        tools=tools,
+        text_format=text_format,
+        text_params=text_params,
     )
 
 

@@ -272,6 +272,7 @@ class Registry:
         *,
         strict: bool | None = None,
         choice: int = 0,
+        tools: Any = None,
         text_format: str | None = None,
         text_params: Mapping[str, str] | None = None,
     ) -> Reply:
@@ -280,16 +281,22 @@ class Registry:
         ``choice`` reads another alternative of a reply that holds several (``n > 1``).
         ``text_format`` names a text format whose calls the model wrote into the reply's
         assistant text (a server without a tool parser): they are lifted out after the
-        wire calls, and ``Reply.text`` is the text without them.
+        wire calls, and ``Reply.text`` is the text without them. ``tools`` (a
+        :class:`toolwire.Tools`, or the request body or tool list as sent, compiled for the
+        reply's format) checks each call, lifted ones included, against the offered tools.
         """
         text_spec = self.text_spec(text_format) if text_format is not None else None
         spec, response = self._spec_for(fmt, data)
         reply = interpreter.read(spec, response, strict, choice)
-        if text_spec is None:
-            return reply
-        from .wire.content import lift_text_calls
+        if text_spec is not None:
+            from .wire.content import lift_text_calls
 
-        return lift_text_calls(reply, text_spec, None, dict(text_params or {}))
+            reply = lift_text_calls(reply, text_spec, None, dict(text_params or {}))
+        if tools is None:
+            return reply
+        from .tools import as_tools  # only with tools: jsonschema stays unloaded otherwise
+
+        return as_tools(reply.format, tools, self).check_reply(reply)
 
     def _spec_for(self, fmt: str | None, data: Any) -> tuple[WireSpec, Any]:
         """The spec of ``fmt``, or of the sniffed format when ``fmt`` is None."""

@@ -66,6 +66,19 @@ def error_reasons(call: ToolCall) -> tuple[str, ...]:
             f"the arguments of the call to {call.name!r} could not be decoded ({detail});"
             " send the call again with arguments that are one JSON object"
         )
+    if call.unknown_tool:
+        reasons.append(
+            f"no tool named {call.name!r} was offered; call one of the tools you were given"
+        )
+    if call.arguments_invalid:
+        shown = "; ".join(
+            f"at {e.pointer or 'the top level'}: {e.message} ({e.keyword})"
+            for e in call.arguments_errors
+        ) or "they fail the schema"
+        reasons.append(
+            f"the arguments of the call to {call.name!r} do not match the tool's parameters"
+            f" schema ({shown}); send the call again with arguments that match it"
+        )
     return tuple(reasons)
 
 

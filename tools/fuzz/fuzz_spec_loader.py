@@ -27,7 +27,7 @@ RULES = frozenset(
         "not-a-mapping", "unknown-key", "missing-key", "wrong-type", "bad-value",
         "unsupported-version", "format-name", "type-source", "when-required",
         "expression-syntax", "expression-not-portable", "unreadable", "extends-unknown",
-        "extends-cycle", "extends-remove",
+        "extends-cycle", "extends-remove", "tools-kind", "tools-translation", "tools-schema",
     }
 )
 FORMAT_NAME = re.compile(r"[a-z][a-z0-9_]*")

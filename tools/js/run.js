@@ -14,7 +14,7 @@ import { readYaml } from './lib/yaml.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPECS = path.resolve(here, '..', '..', 'specs');
 const SUITE = path.join(SPECS, 'conformance');
-const KNOWN = ['expression', 'interpreter', 'spec-validation', 'text'];
+const KNOWN = ['expression', 'interpreter', 'spec-validation', 'text', 'tools'];
 const verbose = process.argv.includes('-v');
 
 const caseSchema = JSON.parse(fs.readFileSync(path.join(SPECS, 'schema', 'conformance-case.v1.schema.json'), 'utf8'));

@@ -94,7 +94,7 @@ def compact_rows(
     checked = tools is not None and _TOOLS
     try:
         if checked:
-            reply = reg.read(format, body, strict=strict, tools=tools)  # type: ignore[call-arg]
+            reply = reg.read(format, body, strict=strict, tools=tools)
         else:
             reply = reg.read(format, body, strict=strict)
         return reply_rows(reply, record_id, tools_checked=checked)

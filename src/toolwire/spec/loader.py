@@ -21,6 +21,7 @@ rule                    meaning
 ``expression-syntax``   an expression does not parse
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
 ``extends-*``           ``extends`` resolution (see :mod:`toolwire.spec.extends`)
+``tools-*``             the ``tools`` part (see :mod:`toolwire.spec.tools_part`)
 ======================  ===============================================================
 
 ``jsonschema`` is imported here only, and only when a spec is checked.
@@ -41,6 +42,7 @@ from ..expression.portable import compile_spec_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
 from .strict_yaml import Document, escape_pointer
+from .tools_part import tools_expressions, tools_problems
 from .wirespec import KINDS, render_expressions
 
 __all__ = ["check_wire_document", "read_document"]
@@ -171,6 +173,7 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
                 for name, source in keep.items():
                     if isinstance(source, str):
                         yield f"/{kind}/{i}/keep/{escape_pointer(name)}", source
+    yield from tools_expressions(data)
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:
@@ -234,4 +237,5 @@ def check_wire_document(
     if expressions:
         problems.extend(_expression_problems(doc))
     problems.extend(_rule_problems(doc, expected_format))
+    problems.extend(tools_problems(doc))
     return problems
