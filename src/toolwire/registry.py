@@ -41,7 +41,8 @@ def _spec_files(folder: Path) -> list[Path]:
         return [folder]
     if not folder.is_dir():
         raise SpecError([SpecProblem(str(folder), 0, 0, "", "no such spec folder", "unreadable")])
-    return sorted(p for p in folder.rglob("*.yaml") if "conformance" not in p.parts)
+    found = [*folder.rglob("*.yaml"), *folder.rglob("*.yml")]  # .yml is read like .yaml
+    return sorted(p for p in found if "conformance" not in p.parts)
 
 
 def _load_folder(
@@ -66,6 +67,11 @@ def _load_folder(
                 from .text import compile_text_spec
 
                 text.append(compile_text_spec(doc))
+                continue
+            if path.stem in docs:
+                first = docs[path.stem].path
+                problems.append(SpecProblem(str(path), 1, 1, "", f"format {path.stem!r} is"
+                                            f" defined twice (also {first})", "format-name"))
                 continue
             docs[path.stem] = doc
         except SpecError as exc:
