@@ -28,7 +28,7 @@ def suggestion(name: str, known: Iterable[str]) -> str:
         return f"; did you mean {folded[name.casefold()]!r}?"
     import difflib
 
-    close = difflib.get_close_matches(name.casefold(), sorted(folded), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name.casefold(), sorted(folded), n=1, cutoff=0.75)
     return f"; did you mean {folded[close[0]]!r}?" if close else ""
 
 
