@@ -23,7 +23,12 @@ REPLY = {
     }]
 }
 
-HEAVY = ("yaml", "jsonschema", "jmespath", "argparse")
+HEAVY = (
+    "yaml", "jsonschema", "jmespath", "argparse",
+    # this round's subsystems: batch rows, Spark, interop conversions, and what they pull in
+    "toolwire.batch", "toolwire.spark", "toolwire.interop", "toolwire.cli.batch",
+    "multiprocessing", "gzip", "pyarrow", "pyspark", "pandas",
+)
 
 
 def _loaded_after(code: str) -> dict[str, object]:
@@ -75,3 +80,31 @@ def test_the_cli_extract_command_imports_none_of_them() -> None:
     )
     assert found["result"] == "openai"
     assert found["loaded"] == []
+
+
+def test_plain_replies_load_neither_the_sdk_normaliser_nor_the_renderer() -> None:
+    # Every bundled format, extract and read on a plain dict: toolwire.interop (SDK
+    # objects in) and toolwire.wire.render (results out) load only when used.
+    code = (
+        "import toolwire\n"
+        "result = []\n"
+        "for fmt in toolwire.Registry.default().formats():\n"
+        "    for data in ({}, {'candidates': [{'content': {'parts': [{'text': 'x'}]}}]}):\n"
+        "        result.append(len(toolwire.extract(fmt, data)))\n"
+        "        result.append(len(toolwire.read(fmt, data).calls))\n"
+        f"result.append(len(toolwire.read(None, {REPLY!r}).calls))\n"
+        "result = sorted(m for m in sys.modules if m.startswith(('toolwire.interop',"
+        " 'toolwire.wire.render')))\n"
+    )
+    assert _loaded_after(code)["result"] == []
+
+
+def test_the_batch_spark_and_interop_parts_load_on_first_use() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "before = [m for m in ('toolwire.batch', 'toolwire.spark', 'toolwire.interop')"
+        " if m in sys.modules]\n"
+        f"rows = toolwire.batch.rows({REPLY!r})\n"
+        "result = [before, len(rows), 'toolwire.batch' in sys.modules]"
+    )
+    assert found["result"] == [[], 2, True]

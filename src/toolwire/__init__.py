@@ -62,6 +62,19 @@ __all__ = [
 ]
 
 
+# Subsystems loaded on first use, so ``import toolwire`` and a plain extract never pay
+# for them: ``toolwire.batch`` (rows for batch runs), ``toolwire.spark``, ``toolwire.interop``.
+_LAZY_MODULES = frozenset({"batch", "interop", "spark"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+
+
 def locate(fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:
     """The raw call items the client must execute, unparsed, in response order.
 

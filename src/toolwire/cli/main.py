@@ -80,6 +80,9 @@ def _parser() -> argparse.ArgumentParser:
     table = spec_commands.add_parser("table", help="print every wire format as a Markdown table")
     table.add_argument("--bundled", action="store_true",
                        help="the bundled specs only, ignoring TOOLWIRE_SPEC_PATH (docs/formats.md)")
+    from .batch import add_parser as add_batch_parser
+
+    add_batch_parser(commands)
     return parser
 
 
@@ -146,6 +149,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         from .specs_check import run_check
 
         return run_check(args, out)
+    if args.command == "batch":
+        from .batch import run as run_batch
+
+        return run_batch(args, out)
     from ..registry import Registry
 
     return _command(args)(args, Registry.default(), out)
