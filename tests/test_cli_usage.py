@@ -123,7 +123,7 @@ def test_help_text_has_no_docstring_markup(
 
 
 BAD_INPUTS = {
-    "not JSON": ("{\n  \"choices\": [,]\n}", "is not JSON: Expecting value at line 2, column 15"),
+    "not JSON": ("{\n  \"choices\": [,]\n}", "is not JSON: "),
     "empty": ("", "is empty"),
     "blank": ("  \n", "is empty"),
     "an array": ("[1, 2]", "is an array, not a JSON object"),
@@ -146,6 +146,8 @@ def test_sniff_and_extract_refuse_a_bad_input_with_the_same_line(
     assert err.count("\n") == 1
     assert err.startswith("toolwire: malformed_response: ")
     assert f"{path} {words}" in err
+    if kind == "not JSON":
+        assert err.endswith(" at line 2, column 15\n")
 
 
 def test_jsonl_reads_one_reply_per_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -192,7 +194,7 @@ def test_without_jsonl_several_replies_are_one_bad_input(
     path.write_text(f"{json.dumps(REPLY)}\n{json.dumps(REPLY)}\n", encoding="utf-8")
     code, _, err = run(["extract", str(path)], capsys)
     assert code == 1
-    assert "is not JSON: Extra data at line 2, column 1" in err
+    assert "is not JSON: " in err and " at line 2, column 1;" in err
     assert "--jsonl" in err
 
 

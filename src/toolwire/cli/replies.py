@@ -49,7 +49,8 @@ def parse_reply(text: str, origin: str) -> dict[str, Any]:
     try:
         data = loads_strict(text)
     except ValueError as exc:
-        hint = "; one reply per line? read them with --jsonl" if str(exc) == "Extra data" else ""
+        several = getattr(exc, "code", None) == "trailing-text" or str(exc) == "Extra data"
+        hint = "; one reply per line? read them with --jsonl" if several else ""
         raise MalformedResponse(
             None, f"{origin} is not JSON: {exc}{_position(text)}{hint}"
         ) from None
