@@ -16,8 +16,6 @@ The functions here run on :meth:`Registry.default` (the bundled specs plus folde
 
 from __future__ import annotations
 
-from typing import Any
-
 from .arguments import decode_arguments
 from .errors import (
     MalformedResponse,
@@ -31,6 +29,10 @@ from .errors import (
 from .registry import Registry
 from .reply import ItemRecord, Reply, SkippedItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

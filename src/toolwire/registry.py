@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from _thread import allocate_lock
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import SpecError, SpecProblem, UnknownFormat
 from .paths import bundled_specs_dir
@@ -23,17 +22,19 @@ from .spec import WireSpec, compile_wire_spec
 from .toolcall import ToolCall
 from .wire import coerce_response, interpreter
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any, TypeVar
 
     from .spec import Document
     from .text import TextSpec
 
+    _Spec = TypeVar("_Spec")
+
 __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 
 SPEC_PATH_VARIABLE = "TOOLWIRE_SPEC_PATH"
-
-_Spec = TypeVar("_Spec")
 
 
 def _spec_files(folder: Path) -> list[Path]:

@@ -10,11 +10,11 @@ Each command's logic lives in a module of its own (:mod:`.extract`, :mod:`.specs
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from ..errors import SpecError, ToolwireError
 from .common import InputError, UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Sequence

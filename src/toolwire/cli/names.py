@@ -8,10 +8,9 @@ hermes`` means ``--text hermes``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .common import UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

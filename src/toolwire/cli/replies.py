@@ -9,11 +9,10 @@ problem naming its line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..arguments import loads_strict
 from ..errors import MalformedResponse
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any

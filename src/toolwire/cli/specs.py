@@ -6,10 +6,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .common import InputError, UsageError, emit
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import TextIO

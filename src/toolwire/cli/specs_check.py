@@ -7,8 +7,7 @@ without a single spec file, is a problem of its own: "ok: 0 specs" would pass a 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from pathlib import Path
