@@ -143,3 +143,25 @@ def test_reading_and_the_cli_never_load_a_subsystem() -> None:
     assert found["result"] == [1, 1, "anthropic"]
     assert found["subsystems"] == []
     assert found["loaded"] == []
+
+
+def test_toolwire_spark_imports_neither_pyspark_nor_pyarrow_until_batches_arrive() -> None:
+    found = _loaded_after(
+        "import toolwire.spark\n"
+        "function = toolwire.spark.calls_from('response')\n"
+        "result = [m for m in ('pyspark', 'pyarrow', 'pandas') if m in sys.modules]"
+    )
+    assert found["result"] == []
+
+
+def test_the_interop_conversions_import_none_of_their_libraries() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "from toolwire.interop import langchain, mcp, pydantic_ai\n"
+        "call = toolwire.ToolCall('f', {'a': 1}, 'c1')\n"
+        "converted = [langchain.to_langchain(call), pydantic_ai.part_fields(call),"
+        " mcp.call_params(call)]\n"
+        "result = [m for m in ('langchain_core', 'pydantic_ai', 'pydantic', 'mcp')"
+        " if m in sys.modules]"
+    )
+    assert found["result"] == []
