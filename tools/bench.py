@@ -314,8 +314,8 @@ def bench_cli(settings: Settings, verdicts: Verdicts) -> None:
         median = statistics.median(values)
         print(f"  {name:<36} {median / 1e6:7.1f} ms  ({median / base:.2f}x)")
     ratio = statistics.median(samples["toolwire extract --example openai"]) / base
-    verdicts.add(f"cold CLI <= {MAX_CLI_OVER_PYTHON:g}x python -c pass", "extract --example openai", f"{ratio:.2f}x",
-                 ratio <= MAX_CLI_OVER_PYTHON)
+    verdicts.add(f"cold CLI <= {MAX_CLI_OVER_PYTHON:g}x python -c pass",
+                 "extract --example openai", f"{ratio:.2f}x", ratio <= MAX_CLI_OVER_PYTHON)
 
 
 def bench_text(quick: bool, verdicts: Verdicts) -> None:
