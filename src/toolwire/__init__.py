@@ -34,6 +34,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
+    from .text import TextReply
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -62,6 +64,7 @@ __all__ = [
     "from_fmt",
     "locate",
     "read",
+    "read_text",
     "sniff_format",
 ]
 
@@ -117,18 +120,36 @@ def from_fmt(fmt: str, raw_item: Any) -> ToolCall | None:
     return Registry.default().from_fmt(fmt, raw_item)
 
 
-def read(fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
+def read(
+    fmt: str | None,
+    data: Any,
+    *,
+    strict: bool | None = None,
+    text_format: str | None = None,
+    text_params: dict[str, str] | None = None,
+) -> Reply:
     """Everything at once: calls, server calls, truncation, finish reason, loose ends.
 
     ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
-    runnable, dropped and rejected calls.
+    runnable, dropped and rejected calls. ``text_format`` (a text format, e.g.
+    ``"hermes"``) also lifts the calls the model wrote into the assistant text;
+    ``Reply.text`` is that text, clean.
     """
-    return Registry.default().read(fmt, data, strict=strict)
+    return Registry.default().read(
+        fmt, data, strict=strict, text_format=text_format, text_params=text_params
+    )
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:
     """Tool calls a model wrote inside its text, in text format ``fmt``: ``(clean_text, calls)``."""
     return Registry.default().extract_from_text(fmt, text, **params)
+
+
+def read_text(fmt: str, text: str, **params: Any) -> TextReply:
+    """Model text in text format ``fmt`` as a ``TextReply``: the answer, the reasoning
+    (the format's reasoning regions, kept apart) and the calls; ``tools=`` types the
+    values of XML-family formats by the tools' schemas."""
+    return Registry.default().read_text(fmt, text, **params)
 
 
 def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, list[ToolCall]]:

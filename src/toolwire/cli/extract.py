@@ -50,7 +50,7 @@ def _run_text(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     from .names import text_format
 
     _refuse_together(args, "--text", ("--format", "--example", "--strict", "--lenient",
-                                      "--jsonl"))
+                                      "--jsonl", "--text-in-content"))
     fmt = text_format(registry, args.text)
     params = _params(args.param)
     try:
@@ -87,8 +87,9 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
     """Print the reply (``--jsonl``: each line's) as JSON; the text format's calls with --text."""
     if args.text is not None:
         return _run_text(args, registry, out)
-    if args.param:
-        raise UsageError("--param goes with --text")
+    in_content = getattr(args, "text_in_content", None) is not None
+    if args.param and not in_content:
+        raise UsageError("--param goes with --text or --text-in-content")
     if args.example is not None and args.file is not None:
         raise UsageError(f"--example reads a bundled reply; it does not go with FILE {args.file}")
     if args.example is not None and getattr(args, "jsonl", False):
@@ -98,6 +99,8 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
     fmt = args.format if args.format is None else wire_format(registry, args.format)
     strict = True if args.strict else (False if args.lenient else None)
     if getattr(args, "jsonl", False):
+        if in_content:
+            raise UsageError("--jsonl does not go with --text-in-content")
         return _jsonl(args, registry, out, fmt, strict)
     if args.example is not None:
         path = example_path(args.example)
@@ -106,7 +109,16 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
         data: Any = parse_reply(read_text(path), _origin(args))
     else:
         data = parse_reply(read_text(args.file), _origin(args))
-    emit(registry.read(fmt, data, strict=strict).to_dict(), out)
+    if in_content:
+        from . import text_in_content
+        from .names import text_format
+
+        text_format(registry, args.text_in_content, "--text-in-content")
+        reply = text_in_content.read_with_text(args, registry, fmt, data, strict,
+                                               _params(args.param))
+    else:
+        reply = registry.read(fmt, data, strict=strict)
+    emit(reply.to_dict(), out)
     return 0
 
 

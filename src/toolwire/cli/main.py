@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="a text format's parameter (with --text), e.g. tag=tool_call")
     extract.add_argument("--jsonl", action="store_true",
                          help="the input is JSON Lines: one reply per line, one JSON line out")
+    from .text_in_content import add_options as add_text_in_content
+
+    add_text_in_content(extract)
     group = extract.add_mutually_exclusive_group()
     group.add_argument("--strict", action="store_true", help="refuse unknown item types")
     group.add_argument("--lenient", action="store_true", help="report unknown item types")
@@ -100,6 +103,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
     args: dict[str, Any] = {
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
         "param": [], "jsonl": False, "strict": False, "lenient": False,
+        "text_in_content": None,
     }
     seen: set[str] = set()
     rest = list(argv[1:])
