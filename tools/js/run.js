@@ -9,7 +9,7 @@ import Ajv from 'ajv';
 import { loadFolder, loadFile, compileSpec, sortProblems } from './lib/loader.js';
 import { read, sniff, ToolwireError } from './lib/interpreter.js';
 import { compileExpression } from './lib/expression.js';
-import { readYaml } from './lib/yaml.js';
+import { textScanner } from './lib/text.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPECS = path.resolve(here, '..', '..', 'specs');
@@ -67,7 +67,16 @@ function checkReply(spec, test, all) {
   }
 }
 
+const textSpecs = {};
 const runners = {
+  text(data) {
+    const source = textSpecs[data.format] ||= fs.readFileSync(path.join(SPECS, 'text', `${data.format}.yaml`), 'utf8');
+    for (const test of data.tests) {
+      const got = textScanner(source, test.params)(test.text);
+      expectSame(got.calls, test.expect.calls, `${test.description}: calls`);
+      expectSame(got.clean_text, test.expect.clean_text, `${test.description}: clean_text`);
+    }
+  },
   wire(data) {
     for (const test of data.tests) {
       let format = data.format;
