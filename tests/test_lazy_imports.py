@@ -108,3 +108,25 @@ def test_the_batch_spark_and_interop_parts_load_on_first_use() -> None:
         "result = [before, len(rows), 'toolwire.batch' in sys.modules]"
     )
     assert found["result"] == [[], 2, True]
+
+
+def test_toolwire_spark_imports_neither_pyspark_nor_pyarrow_until_batches_arrive() -> None:
+    found = _loaded_after(
+        "import toolwire.spark\n"
+        "function = toolwire.spark.calls_from('response')\n"
+        "result = [m for m in ('pyspark', 'pyarrow', 'pandas') if m in sys.modules]"
+    )
+    assert found["result"] == []
+
+
+def test_the_interop_conversions_import_none_of_their_libraries() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "from toolwire.interop import langchain, mcp, pydantic_ai\n"
+        "call = toolwire.ToolCall('f', {'a': 1}, 'c1')\n"
+        "converted = [langchain.to_langchain(call), pydantic_ai.part_fields(call),"
+        " mcp.call_params(call)]\n"
+        "result = [m for m in ('langchain_core', 'pydantic_ai', 'pydantic', 'mcp')"
+        " if m in sys.modules]"
+    )
+    assert found["result"] == []
