@@ -39,6 +39,7 @@ __all__ = [
     "ItemRecord",
     "MalformedResponse",
     "Registry",
+    "RenderError",
     "Reply",
     "ServerToolCall",
     "SkippedItem",
@@ -50,6 +51,7 @@ __all__ = [
     "UnknownItemType",
     "UnmappedCall",
     "__version__",
+    "convert",
     "decode_arguments",
     "extract",
     "extract_from_text",
@@ -72,6 +74,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "RenderError":  # the renderer's error, without loading the renderer early
+        from .wire.render import RenderError
+
+        return RenderError
     raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
 
 
@@ -126,3 +132,16 @@ def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[Too
 def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, list[ToolCall]]:
     """Hermes ``<tag>{"name": …, "arguments": {…}}</tag>`` blocks lifted out of ``text``."""
     return Registry.default().extract_hermes_from_text(text, tag=tag)
+
+
+def convert(reply: Reply, to: str, *, lossy: bool = False) -> Any:
+    """A reply's text and calls as format ``to``'s assistant turn (a gateway's job).
+
+    Raises :class:`RenderError` with the reason where ``to`` cannot express the reply: a
+    call without an id for a format that pairs results by id, undecodable arguments for a
+    format whose calls carry an object, and — unless ``lossy`` — provider data the
+    target does not carry, or calls the source provider ran itself.
+    """
+    from .wire.render import convert as render_convert
+
+    return render_convert(reply, to, lossy=lossy)

@@ -129,6 +129,8 @@ def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
             line, col = doc.where(pointer)
             if "\n" not in source:
                 col += exc.offset + 1  # the opening quote precedes the expression
+                if pointer.startswith("/render/") and pointer != "/render/text":
+                    col += len("${response:")  # a placeholder around the expression
             yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .._record import setfield
 from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from ..expression import NotJSONError
@@ -345,7 +346,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
         raise
     except ValueError as exc:
         raise _guarded(spec, exc) from None
-    return Reply(
+    reply = Reply(
         format=spec.format,
         calls=tuple(calls),
         server_calls=tuple(server_calls),
@@ -355,6 +356,8 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
         skipped=tuple(skipped),
         items=tuple(records),
     )
+    setfield(reply, "_source", (spec, response))  # for assistant_message(): not its value
+    return reply
 
 
 def from_item(spec: WireSpec, raw_item: Any) -> ToolCall | None:
