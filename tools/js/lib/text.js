@@ -328,10 +328,24 @@ function pythonicGrammar() {
 
 const GRAMMARS = { json: jsonGrammar, 'head-json': headGrammar, 'xml-parameters': xmlGrammar, pythonic: pythonicGrammar };
 
+export class NotImplemented extends Error {}
+const IMPLEMENTED = {
+  spec: ['kind', 'spec_version', 'format', 'title', 'doc_ref', 'description', 'models', 'aliases', 'params', 'section', 'block', 'payload'],
+  block: ['open', 'close', 'text_start'],
+  json: ['grammar', 'shape', 'separator', 'when', 'name', 'arguments', 'id'],
+  'head-json': ['grammar', 'head_end', 'arguments_start', 'name_prefix', 'index_suffix', 'id_marker', 'id', 'arguments_prefix', 'arguments_suffix'],
+  'xml-parameters': ['grammar', 'function', 'name_end', 'parameter', 'value_trim', 'values'],
+  pythonic: ['grammar'],
+};
+const unknownKeys = (object, known) => Object.keys(object || {}).filter((k) => !known.includes(k) && !k.startsWith('x-'));
+
 // A scanner for one text spec with the caller's parameters.
 export function textScanner(specText, params = {}) {
   const { data, problems } = readYaml(specText, 'text.yaml');
   if (problems.length) throw new Error(`text spec does not load: ${problems[0].message}`);
+  const extra = [...unknownKeys(data, IMPLEMENTED.spec), ...unknownKeys(data.block, IMPLEMENTED.block),
+    ...(data.payload ? [] : ['(no payload)']), ...(data.payload || []).flatMap((p) => (IMPLEMENTED[p.grammar] ? unknownKeys(p, IMPLEMENTED[p.grammar]) : [p.grammar]))];
+  if (extra.length) throw new NotImplemented(`text spec keys ${extra.join(', ')}`);
   const values = Object.fromEntries(Object.entries(data.params || {}).map(([k, v]) => [k, v.default]));
   Object.assign(values, params);
   for (const [name, value] of Object.entries(params)) {
