@@ -28,7 +28,15 @@ HEAVY = (
     # this round's subsystems: batch rows, Spark, interop conversions, and what they pull in
     "toolwire.batch", "toolwire.spark", "toolwire.interop", "toolwire.cli.batch",
     "multiprocessing", "gzip", "pyarrow", "pyspark", "pandas",
+    # typing (with the re and contextlib it pulls in) once cost a cold CLI about a third of
+    # its start-up: modules on the reading path import it only under TYPE_CHECKING
+    "typing",
 )
+
+SUBSYSTEMS = ("toolwire.wire.stream", "toolwire.tools", "toolwire.wire.render",
+              "toolwire.interop", "toolwire.batch", "toolwire.spark", "toolwire.cli.stream",
+              "toolwire.cli.tools", "toolwire.cli.batch")
+"""This round's subsystems, whichever exist: none is loaded by a plain extract or read."""
 
 
 def _loaded_after(code: str) -> dict[str, object]:
@@ -36,6 +44,7 @@ def _loaded_after(code: str) -> dict[str, object]:
         "import json, sys\n"
         f"{code}\n"
         f"print(json.dumps({{'loaded': [m for m in {HEAVY!r} if m in sys.modules],"
+        f" 'subsystems': sorted(m for m in sys.modules if m.startswith({SUBSYSTEMS!r})),"
         " 'result': result}))\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
@@ -80,6 +89,7 @@ def test_the_cli_extract_command_imports_none_of_them() -> None:
     )
     assert found["result"] == "openai"
     assert found["loaded"] == []
+    assert found["subsystems"] == []
 
 
 def test_reading_a_wire_reply_imports_no_text_module() -> None:
@@ -128,6 +138,31 @@ def test_the_batch_spark_and_interop_parts_load_on_first_use() -> None:
         "result = [before, len(rows), 'toolwire.batch' in sys.modules]"
     )
     assert found["result"] == [[], 2, True]
+
+
+def test_the_subsystem_names_are_where_the_packages_live() -> None:
+    """The prefixes above name real homes, so the check does not pass on a misspelling."""
+    src = ROOT / "src"
+    existing = {name for name in SUBSYSTEMS
+                if src.joinpath(*name.split(".")).is_dir()
+                or src.joinpath(*name.split(".")).with_suffix(".py").is_file()}
+    assert {"toolwire.batch", "toolwire.interop"} <= existing
+
+
+def test_reading_and_the_cli_never_load_a_subsystem() -> None:
+    found = _loaded_after(
+        "import io\n"
+        "import toolwire\n"
+        "from toolwire.cli import main\n"
+        f"reply = toolwire.read(None, {REPLY!r})\n"
+        "calls = toolwire.extract('openai', " f"{REPLY!r})\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'anthropic'], out=out)\n"
+        "result = [len(reply.calls), len(calls), json.loads(out.getvalue())['format']]"
+    )
+    assert found["result"] == [1, 1, "anthropic"]
+    assert found["subsystems"] == []
+    assert found["loaded"] == []
 
 
 def test_toolwire_spark_imports_neither_pyspark_nor_pyarrow_until_batches_arrive() -> None:

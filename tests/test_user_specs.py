@@ -182,5 +182,5 @@ def test_specs_new_refuses_to_overwrite(tmp_path: Path) -> None:
 def test_specs_new_refuses_a_bad_name_or_an_unknown_base(tmp_path: Path) -> None:
     assert main(["specs", "new", "Acme", "--out", str(tmp_path)], io.StringIO()) == 2
     assert main(["specs", "new", "acme", "--extends", "nope", "--out", str(tmp_path)],
-                io.StringIO()) == 1
+                io.StringIO()) == 2  # an unknown name is a usage error, as for --format
     assert list(tmp_path.iterdir()) == []

@@ -16,8 +16,6 @@ The functions here run on :meth:`Registry.default` (the bundled specs plus folde
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .arguments import decode_arguments
 from .errors import (
     MalformedResponse,
@@ -33,7 +31,10 @@ from .registry import Registry
 from .reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from .text import TextReply
     from .tools import InvalidTools, ToolDefinition, Tools
 

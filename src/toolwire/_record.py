@@ -12,7 +12,10 @@ with :func:`setfield`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NoReturn
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, NoReturn
+
 
 __all__ = ["Record", "setfield"]
 

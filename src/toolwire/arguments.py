@@ -20,9 +20,18 @@ code's sentence (``a string is not terminated``), stable enough to show a model.
 
 from __future__ import annotations
 
-from typing import Any, Final
-
 from .jsontext import JsonFault, loads
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    DecodedArguments = tuple[dict[str, Any], bool, "str | None"]
+    """``(arguments, undecodable, error)`` as the table above gives them."""
+    CodedArguments = tuple[dict[str, Any], bool, "str | None", "str | None"]
+    """``(arguments, undecodable, error, error_code)``."""
+else:  # the names exist at run time too, without importing typing for Any
+    DecodedArguments = CodedArguments = tuple
 
 __all__ = [
     "NOT_AN_OBJECT",
@@ -34,12 +43,6 @@ __all__ = [
 
 NOT_AN_OBJECT: Final = "not a JSON object"
 NOT_AN_OBJECT_CODE: Final = "not-an-object"
-
-DecodedArguments = tuple[dict[str, Any], bool, "str | None"]
-"""``(arguments, undecodable, error)`` as the table above gives them."""
-
-CodedArguments = tuple[dict[str, Any], bool, "str | None", "str | None"]
-"""``(arguments, undecodable, error, error_code)``."""
 
 
 def loads_strict(text: str) -> Any:

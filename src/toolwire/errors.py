@@ -19,11 +19,13 @@ the file, line, column, JSON pointer and the ``rule`` it broke.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from ._record import Record, setfield
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from .reply import Reply
 
 __all__ = [

@@ -16,7 +16,10 @@ from __future__ import annotations
 import json
 import re
 from itertools import accumulate
-from typing import Any, Final
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = ["MAX_DEPTH", "MESSAGES", "JsonFault", "classify", "loads", "scan_at"]
 

@@ -13,8 +13,8 @@ name (:func:`bundled_specs_path`); :func:`bundled_specs_dir` gives a ``Path``.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

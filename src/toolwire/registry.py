@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from _thread import allocate_lock
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import SpecError, SpecProblem, UnknownFormat
 from .paths import bundled_specs_dir
@@ -23,17 +22,19 @@ from .spec import WireSpec, compile_wire_spec
 from .toolcall import ToolCall
 from .wire import coerce_response, interpreter
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any, TypeVar
 
     from .spec import Document
     from .text import TextReply, TextSpec
 
+    _Spec = TypeVar("_Spec")
+
 __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 
 SPEC_PATH_VARIABLE = "TOOLWIRE_SPEC_PATH"
-
-_Spec = TypeVar("_Spec")
 
 
 def _spec_files(folder: Path) -> list[Path]:
@@ -41,7 +42,8 @@ def _spec_files(folder: Path) -> list[Path]:
         return [folder]
     if not folder.is_dir():
         raise SpecError([SpecProblem(str(folder), 0, 0, "", "no such spec folder", "unreadable")])
-    return sorted(p for p in folder.rglob("*.yaml") if "conformance" not in p.parts)
+    found = [*folder.rglob("*.yaml"), *folder.rglob("*.yml")]  # .yml is read like .yaml
+    return sorted(p for p in found if "conformance" not in p.parts)
 
 
 def _load_folder(
@@ -66,6 +68,11 @@ def _load_folder(
                 from .text import compile_text_spec
 
                 text.append(compile_text_spec(doc))
+                continue
+            if path.stem in docs:
+                first = docs[path.stem].path
+                problems.append(SpecProblem(str(path), 1, 1, "", f"format {path.stem!r} is"
+                                            f" defined twice (also {first})", "format-name"))
                 continue
             docs[path.stem] = doc
         except SpecError as exc:

@@ -18,11 +18,14 @@ Langertha::ToolCall, made explicit so no loop author has to rediscover it:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ._record import Record, setfield
 from .reply_records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem
 from .toolcall import ServerToolCall, ToolCall
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CallRecord",

@@ -11,10 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NoReturn
 
 from ._record import Record, setfield
 from .arguments import decode_arguments_coded
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 __all__ = ["ArgumentError", "ServerToolCall", "ToolCall", "copy_json", "id_text"]
 

@@ -1,8 +1,9 @@
 """The ``toolwire`` command line (:func:`main`); ``python -m toolwire.cli`` runs it too.
 
-:mod:`.main` reads the command line and dispatches; :mod:`.audit` renders the
-``specs table`` audit table. The CLI sits on top of everything else and nothing
-imports it.
+:mod:`.main` wires the parser and dispatches; each command's logic is a module of its
+own (:mod:`.extract`, :mod:`.specs`, :mod:`.specs_check`, ...), with what they share in
+:mod:`.common`, :mod:`.names` and :mod:`.replies`. The CLI sits on top of everything else
+and nothing imports it.
 """
 
 from __future__ import annotations

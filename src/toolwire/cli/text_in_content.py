@@ -10,10 +10,10 @@ cli module's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
     from ..registry import Registry
     from ..reply import Reply

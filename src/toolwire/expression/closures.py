@@ -28,10 +28,18 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
 
 from .functions import FUNCTIONS, SIGNATURES, call_problem, failed
 from .values import EvaluationError, comparable, equals, is_number, is_true, type_name
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    Evaluator = Callable[[Any], Any]
+    _Node = Mapping[str, Any]
+else:  # the exported name exists at run time too, without importing typing for Any
+    Evaluator = Callable
 
 __all__ = [
     "SIGNATURES",
@@ -44,9 +52,6 @@ __all__ = [
     "field_of",
     "path_steps",
 ]
-
-Evaluator = Callable[[Any], Any]
-_Node = Mapping[str, Any]
 
 
 # --- node compilers -----------------------------------------------------------------

@@ -18,9 +18,12 @@ expression fails on a document (a function given the wrong type, and the like).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
 
 from .closures import EvaluationError, call_problem, compile_ast
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = [
     "MAX_DEPTH",

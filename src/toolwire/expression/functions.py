@@ -10,14 +10,18 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
 
 from .values import EvaluationError, type_name
 
-__all__ = ["FUNCTIONS", "SIGNATURES", "call_problem", "failed"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Final
 
-Evaluator = Callable[[Any], Any]
-_Node = Mapping[str, Any]
+    Evaluator = Callable[[Any], Any]
+    _Node = Mapping[str, Any]
+    _Check = Callable[[str, Any], None]
+
+__all__ = ["FUNCTIONS", "SIGNATURES", "call_problem", "failed"]
 
 
 def failed(name: str, exc: BaseException) -> EvaluationError:
@@ -83,9 +87,6 @@ def _type_error(name: str, value: Any, expected: Sequence[str]) -> EvaluationErr
         f"{name}(): invalid type for value {value!r}: expected one of {list(expected)}, "
         f"received {type_name(value)!r}"
     )
-
-
-_Check = Callable[[str, Any], None]
 
 
 def _checker(types: tuple[str, ...]) -> _Check | None:

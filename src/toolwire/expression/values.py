@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping
 from numbers import Number
-from typing import Any, Final
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = ["EvaluationError", "comparable", "equals", "is_number", "is_true", "type_name"]
 

@@ -15,7 +15,6 @@ Modules: :mod:`.strict_yaml` (the YAML reader), :mod:`.loader` (one document's c
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from .wirespec import (
     KINDS,
@@ -29,7 +28,10 @@ from .wirespec import (
     compile_wire_spec,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .bundle import load_bundled_specs
     from .extends import compiled_data, resolve_file, resolve_layer
     from .load import load_wire_spec

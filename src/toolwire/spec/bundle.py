@@ -20,11 +20,14 @@ import json
 import os
 import zlib
 from collections.abc import Iterator
-from typing import Any, Final
 
 from ..expression import Expression
 from ..paths import bundled_specs_path
 from .wirespec import CallEntry, ServerEntry, WireSpec, compile_wire_spec
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = [
     "BUNDLE_PATH",

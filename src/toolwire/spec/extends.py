@@ -369,7 +369,7 @@ def _bundled_documents() -> Mapping[str, Document]:
 def resolve_file(path: Path, doc: Document) -> Document:
     """One spec file, its ``extends`` resolved; :class:`SpecError` with every problem.
 
-    Its base is its sibling ``<base>.yaml`` if there is one (and so on up the chain),
+    Its base is its sibling ``<base>.yaml`` (or ``.yml``) if there is one (and so on up the chain),
     else a bundled spec.
     """
     docs: dict[str, Document] = {path.stem: doc}
@@ -379,6 +379,8 @@ def resolve_file(path: Path, doc: Document) -> Document:
         if not _BASE_NAME.fullmatch(extends):
             break  # not a format name (the checker says so): never build a path from it
         sibling = path.parent / f"{extends}.yaml"
+        if not sibling.is_file():
+            sibling = sibling.with_suffix(".yml")  # .yml is read like .yaml
         if not sibling.is_file():
             break
         try:

@@ -10,10 +10,17 @@ meets a spec error at run time.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Literal
 
 from .._record import Record, setfield
 from ..expression import Expression, compile_expression
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Final, Literal
+
+    Kind = Literal["refuse", "calls", "server_side", "ignore"]
+    TypeOf = Callable[[dict[str, Any]], Any]
+    Compile = Callable[[str], Expression]
 
 __all__ = [
     "KINDS",
@@ -31,7 +38,6 @@ __all__ = [
     "compile_wire_spec",
 ]
 
-Kind = Literal["refuse", "calls", "server_side", "ignore"]
 
 KINDS: Final[tuple[Kind, ...]] = ("refuse", "calls", "server_side", "ignore")
 """The four lists, in the order an item is matched against them: refusals first, so a
@@ -123,9 +129,6 @@ class RefuseEntry(Entry):
         setfield(self, "reason", reason)
 
 
-TypeOf = Callable[[dict[str, Any]], Any]
-
-
 class UnlistedKey(str):
     """The name of an item that carries none of its source's ``type_by_key`` keys.
 
@@ -134,9 +137,6 @@ class UnlistedKey(str):
     """
 
     __slots__ = ()
-
-
-Compile = Callable[[str], Expression]
 
 
 class Nested(Record):

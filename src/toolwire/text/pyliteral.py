@@ -49,6 +49,7 @@ _STRING_REST: Final = {
     '"""': re.compile(r'[^"\\]*+(?:(?:\\[\s\S]|"(?!""))[^"\\]*+)*+"""'),
 }
 _STRING_PREFIXES: Final = frozenset({"", "r", "u"})
+_NAMED_ESCAPE: Final = re.compile(r"(?<!\\)(?:\\\\)*+\\N")
 _CONSTANTS: Final = {"True": True, "False": False, "None": None}
 _JSON_CONSTANTS: Final = {**_CONSTANTS, "true": True, "false": False, "null": None}
 _LINE_BLANKS: Final = re.compile(r"[ \t]*+")
@@ -295,6 +296,10 @@ class _Reader:
             if rest is None:
                 raise LiteralError(f"unterminated string at {pos}")
             token = self.text[start.start() : rest.end()]
+            if prefix.lower() != "r" and _NAMED_ESCAPE.search(token):
+                # \N{NAME} needs the Unicode name database, which not every language has:
+                # not portable (specs/README.md §1b.5), so not read here either.
+                raise LiteralError("\\N{...} escapes are not portable")
             # One thread at a time: warnings.catch_warnings() swaps the process-wide
             # filters, and CPython 3.11's AST builder keeps its recursion depth in shared
             # state (SystemError "AST constructor recursion depth mismatch" under threads,

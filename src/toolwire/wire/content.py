@@ -14,12 +14,13 @@ clean text (reasoning regions cut out) as its ``text``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .._record import setfield
 from ..errors import MalformedResponse
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..reply import Reply
     from ..spec import WireSpec
     from ..text import TextSpec

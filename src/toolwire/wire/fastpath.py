@@ -28,7 +28,6 @@ sets) is passed in as a named constant, so a spec cannot inject code.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, cast
 
 from ..arguments import decode_arguments_coded
 from ..expression import element_of, field_of, path_steps
@@ -36,9 +35,15 @@ from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
 from ..toolcall import ToolCall, copy_json
 from .interpreter import any_id_text
 
-__all__ = ["FastExtract", "build_fast_extract", "source_code"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
-FastExtract = Callable[[dict[str, Any]], "list[ToolCall] | None"]
+    FastExtract = Callable[[dict[str, Any]], "list[ToolCall] | None"]
+else:  # the exported name exists at run time too, without importing typing for Any
+    FastExtract = Callable
+
+__all__ = ["FastExtract", "build_fast_extract", "source_code"]
 
 
 def _field_steps(node: Mapping[str, Any]) -> list[str] | None:
@@ -46,7 +51,8 @@ def _field_steps(node: Mapping[str, Any]) -> list[str] | None:
     steps = path_steps(node)
     if not steps or not all(type(step) is str for step in steps):
         return None
-    return cast("list[str]", steps)
+    fields: list[str] = steps  # type: ignore[assignment]  # all str, checked just above
+    return fields
 
 
 class _Writer:

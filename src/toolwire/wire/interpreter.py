@@ -14,7 +14,6 @@ full path (``output[0].content[2]``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
@@ -22,14 +21,17 @@ from ..expression import NotJSONError
 from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
 from ..toolcall import ToolCall, copy_json, id_text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..reply import Reply
     from .fastpath import FastExtract
 
-__all__ = ["coerce_response", "extract", "from_item", "locate", "read"]
+    _Walked = tuple[int, Any, dict[str, Any], Any]
+    """(top-level item index, location key, item, item type) for one item."""
 
-_Walked = tuple[int, Any, dict[str, Any], Any]
-"""(top-level item index, location key, item, item type) for one item."""
+__all__ = ["coerce_response", "extract", "from_item", "locate", "read"]
 
 
 _JSON_SCALARS = (str, int, float, list, tuple, type(None))

@@ -1,0 +1,79 @@
+"""``toolwire specs list | new | table``: the registry's formats, a new spec, the audit table.
+
+``specs check`` lives in :mod:`.specs_check`, ``specs test`` in :mod:`.specs_test`,
+``specs export`` and ``specs schema`` in :mod:`.specs_export`.
+"""
+
+from __future__ import annotations
+
+from .common import InputError, UsageError, emit
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import TextIO
+
+    from ..registry import Registry
+
+__all__ = ["run_list", "run_new", "run_table"]
+
+
+def run_new(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
+    """Write ``NAME.yaml``, a commented skeleton, into ``--out``; print its path."""
+    import re
+    from pathlib import Path
+
+    from ..spec import FORMAT_PATTERN, render_skeleton
+    from .names import wire_format
+
+    if not re.match(FORMAT_PATTERN, args.name) or len(args.name) > 64:
+        raise UsageError(f"a format name matches {FORMAT_PATTERN}, not {args.name!r}")
+    base = (
+        registry.spec(wire_format(registry, args.extends, "--extends"))
+        if args.extends is not None else None
+    )
+    folder = Path(args.out)
+    path = folder / f"{args.name}.yaml"
+    if path.exists() and not args.force:
+        raise InputError(f"{path} exists; pass --force to overwrite it")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(render_skeleton(args.name, base, folder), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc}") from None
+    out.write(f"{path}\n")
+    return 0
+
+
+def run_table(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
+    """Every wire format as a Markdown table (``docs/formats.md``)."""
+    from ..registry import Registry
+    from .audit import formats_markdown
+
+    out.write(formats_markdown(Registry.bundled() if args.bundled else registry))
+    return 0
+
+
+def run_list(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
+    """The formats with their kind, title, entry counts and origin."""
+    from ..paths import bundled_specs_dir
+
+    rows: list[tuple[str, ...]] = [
+        ("format", "kind", "title", "calls", "server", "ignore", "refuse", "origin")
+    ]
+    for name, spec in sorted(registry.specs().items()):
+        counts = [len(spec.entries_of(k)) for k in ("calls", "server_side", "ignore", "refuse")]
+        origin = "user (replaces bundled)" if name in registry.replaced else (
+            "bundled" if spec.path.startswith(str(bundled_specs_dir())) else "user")
+        rows.append((name, "wire", spec.title, *map(str, counts), origin))
+    for name, text_spec in sorted(registry.text_specs().items()):
+        origin = "user (replaces bundled)" if name in registry.replaced else "bundled"
+        rows.append((name, "text", text_spec.title, "", "", "", "", origin))
+    if args.json:
+        emit([dict(zip(rows[0], row, strict=True)) for row in rows[1:]], out)
+        return 0
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        out.write("\n")
+    return 0
