@@ -29,7 +29,8 @@ def test_text_in_content_lifts_the_calls_and_cleans_the_text(tmp_path: Path) -> 
     assert code == 0 and printed is not None
     assert printed["text"] == "Checking."
     assert printed["calls"] == [{"name": "f", "arguments": {"a": 1}, "id": "",
-                                 "synthetic": False, "arguments_undecodable": False}]
+                                 "synthetic": False, "arguments_undecodable": False,
+                                 "fate": "runnable", "record": None}]
 
 
 def test_without_it_the_text_keeps_the_calls(tmp_path: Path) -> None:

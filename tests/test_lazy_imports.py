@@ -192,7 +192,7 @@ def test_read_without_tools_never_loads_the_tools_package() -> None:
         f"toolwire.read('openai', {REPLY!r}); toolwire.extract('openai', {REPLY!r})\n"
         "result = 'toolwire.tools' in sys.modules"
     )
-    assert found == {"loaded": [], "result": False}
+    assert found == {"loaded": [], "result": False, "subsystems": []}
 
 
 def test_read_with_tools_loads_the_checker_only_then() -> None:

@@ -81,3 +81,16 @@ def test_reasoning_in_the_text_is_cut_from_reply_text() -> None:
 def test_an_unknown_text_format_is_an_unknown_format() -> None:
     with pytest.raises(toolwire.UnknownFormat):
         toolwire.read("openai", REPLIES["openai"], text_format="nope")
+
+
+def test_a_reply_with_wire_and_lifted_calls_round_trips_through_json() -> None:
+    reply = {"choices": [{"finish_reason": "tool_calls", "message": {
+        "content": 'Both. <tool_call>{"name": "g", "arguments": {"b": 2}}</tool_call>',
+        "tool_calls": [{"id": "c1", "type": "function",
+                        "function": {"name": "f", "arguments": "{}"}}]}}]}
+    read = toolwire.read("openai", reply, text_format="hermes")
+    data = read.to_dict()
+    assert [c["name"] for c in data["calls"]] == ["f", "g"]
+    assert data["calls"][0]["record"] is not None and data["calls"][1]["record"] is None
+    again = toolwire.Reply.from_dict(data)
+    assert again == read and again.call_records == read.call_records

@@ -20,12 +20,15 @@ data whose fate disagrees — a hand-edited fate is a lie about the call, not a 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
+from ._record import setfield
 from .reply_records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem
 from .toolcall import ServerToolCall, ToolCall
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from .reply import Reply
 
 __all__ = ["reply_from_dict", "reply_to_dict"]
@@ -38,7 +41,11 @@ _KEYS = frozenset({
 
 def reply_to_dict(reply: Reply, *, raw: bool = False) -> dict[str, Any]:
     """The reply as JSON-ready data; ``raw`` adds each server call's provider item."""
-    records: tuple[CallRecord | None, ...] = reply.call_records or (None,) * len(reply.calls)
+    # Calls lifted out of the assistant text (read(..., text_format=)) come after the wire
+    # calls and have no wire item behind them: their record is null.
+    records: tuple[CallRecord | None, ...] = reply.call_records + (None,) * (
+        len(reply.calls) - len(reply.call_records)
+    )
     calls = []
     for call, fate, record in zip(reply.calls, reply.fates(), records, strict=True):
         data = call.to_dict()
@@ -98,10 +105,13 @@ def reply_from_dict(data: Mapping[str, Any]) -> Reply:
         fates.append(fields.pop("fate", None))
         record = fields.pop("record", None)
         if record is not None:
+            if len(records) != len(calls):
+                raise ValueError(
+                    "Reply.from_dict: records belong to the leading (wire) calls only;"
+                    f" call {len(calls)} has one after a call without"
+                )
             records.append(CallRecord.from_dict(record))
         calls.append(ToolCall.from_dict(fields))
-    if records and len(records) != len(calls):
-        raise ValueError("Reply.from_dict: give every call its record, or none")
     choice = data.get("choice", 0)
     count = data.get("choice_count")
     if type(choice) is not int or (count is not None and type(count) is not int):
@@ -117,11 +127,14 @@ def reply_from_dict(data: Mapping[str, Any]) -> Reply:
         tuple(ItemRecord.from_dict(i) for i in _list(data, "items")),
         unknown=tuple(UnknownItem.from_dict(u) for u in _list(data, "unknown")),
         refused=tuple(RefusedItem.from_dict(r) for r in _list(data, "refused")),
-        call_records=tuple(records),
+        call_records=tuple(records) if len(records) == len(calls) else (),
         choice=choice,
         choice_count=count,
         text=_optional_text(data.get("text")),
     )
+    if 0 < len(records) < len(calls):
+        # The wire calls' records; the calls after them were lifted out of the text.
+        setfield(reply, "call_records", tuple(records))
     for index, (given, derived) in enumerate(zip(fates, reply.fates(), strict=True)):
         if given is not None and given != derived:
             raise ValueError(

@@ -11,14 +11,16 @@ refused and why. These are immutable values (:class:`toolwire._record.Record`), 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
 
 from ._record import Record, setfield
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    _R = TypeVar("_R", bound="_Located")
+
 __all__ = ["CallRecord", "ItemRecord", "RefusedItem", "SkippedItem", "UnknownItem"]
-
-_R = TypeVar("_R", bound="_Located")
-
 
 class _Located(Record):
     """Fields shared by every record: the top-level item index and the full location."""

@@ -16,8 +16,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._record import setfield
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
 from ..reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
@@ -36,6 +34,10 @@ from .interpreter import (
     _text,
     _walk,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["choice_view", "read_reply"]
 
