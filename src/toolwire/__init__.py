@@ -16,7 +16,7 @@ The functions here run on :meth:`Registry.default` (the bundled specs plus folde
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .arguments import decode_arguments
 from .errors import (
@@ -32,23 +32,40 @@ from .registry import Registry
 from .reply import ItemRecord, Reply, SkippedItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
 
+if TYPE_CHECKING:
+    from .wire.stream import (
+        Accumulator,
+        IncompleteStream,
+        MalformedStream,
+        StreamError,
+        StreamUpdate,
+        UnsupportedStream,
+        read_stream,
+    )
+
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accumulator",
     "ArgumentError",
+    "IncompleteStream",
     "ItemRecord",
     "MalformedResponse",
+    "MalformedStream",
     "Registry",
     "Reply",
     "ServerToolCall",
     "SkippedItem",
     "SpecError",
     "SpecProblem",
+    "StreamError",
+    "StreamUpdate",
     "ToolCall",
     "ToolwireError",
     "UnknownFormat",
     "UnknownItemType",
     "UnmappedCall",
+    "UnsupportedStream",
     "__version__",
     "decode_arguments",
     "extract",
@@ -58,8 +75,25 @@ __all__ = [
     "from_fmt",
     "locate",
     "read",
+    "read_stream",
     "sniff_format",
 ]
+
+_STREAM_NAMES = frozenset({
+    "Accumulator", "IncompleteStream", "MalformedStream", "StreamError", "StreamUpdate",
+    "UnsupportedStream", "read_stream",
+})
+
+
+def __getattr__(name: str) -> Any:
+    """Streaming loads on first use (PEP 562): ``import toolwire`` and ``read`` never pay for it."""
+    if name in _STREAM_NAMES:
+        from .wire import stream
+
+        value = getattr(stream, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def locate(fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:

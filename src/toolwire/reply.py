@@ -127,7 +127,9 @@ class Reply(Record):
         last = len(self.calls) - 1
         fates = []
         for index, call in enumerate(self.calls):
-            if self.truncated and (call.arguments_undecodable or index == last):
+            if call.incomplete or (
+                self.truncated and (call.arguments_undecodable or index == last)
+            ):
                 fates.append("dropped")
             elif call.arguments_undecodable:
                 fates.append("rejected")

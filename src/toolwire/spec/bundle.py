@@ -79,7 +79,7 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
             yield entry.id
             yield entry.name
             yield entry.status
-    for extra in (spec.sniff, spec.truncated, spec.finish_reason):
+    for extra in (spec.sniff, spec.truncated, spec.finish_reason, spec.stream_event):
         if extra is not None:
             yield extra
 

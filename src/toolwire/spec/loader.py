@@ -39,6 +39,7 @@ from ..errors import SpecError, SpecProblem
 from ..expression import ExpressionError, compile_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
+from .stream_part import stream_expressions, stream_problems
 from .strict_yaml import Document, escape_pointer
 from .wirespec import KINDS
 
@@ -150,6 +151,7 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             for key in sorted(_EXPRESSION_KEYS & set(entry)):
                 if isinstance(entry[key], str):
                     yield f"/{kind}/{i}/{key}", entry[key]
+    yield from stream_expressions(data)
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:
@@ -196,6 +198,7 @@ def _rule_problems(doc: Document, expected_format: str | None) -> Iterator[SpecP
                     " every entry for it needs 'when'",
                     "when-required",
                 )
+    yield from stream_problems(doc)
 
 
 def check_wire_document(

@@ -177,6 +177,7 @@ class WireSpec(Record):
         "sniff",
         "sniff_priority",
         "sources",
+        "stream_event",
         "table",
         "title",
         "truncated",
@@ -197,6 +198,7 @@ class WireSpec(Record):
     path: str
     data: Mapping[str, Any]
     fast: dict[bool | None, Any]
+    stream_event: Expression | None
 
     def __init__(
         self,
@@ -214,6 +216,7 @@ class WireSpec(Record):
         path: str = "",
         data: Mapping[str, Any] | None = None,
         fast: dict[bool | None, Any] | None = None,
+        stream_event: Expression | None = None,
     ) -> None:
         for name, value in (
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
@@ -221,6 +224,7 @@ class WireSpec(Record):
             ("sniff", sniff), ("sniff_priority", sniff_priority), ("truncated", truncated),
             ("finish_reason", finish_reason), ("path", path),
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
+            ("stream_event", stream_event),
         ):
             setfield(self, name, value)
 
@@ -324,6 +328,7 @@ def compile_wire_spec(
         for source in data["items"]
     )
     sniff = data.get("sniff")
+    stream = data.get("stream") or {}
     return WireSpec(
         format=data["format"],
         title=data["title"],
@@ -338,4 +343,5 @@ def compile_wire_spec(
         finish_reason=_optional(data, "finish_reason", compiler),
         path=path,
         data=data,
+        stream_event=_optional(stream, "event", compiler),
     )

@@ -52,6 +52,22 @@ def coerce_response(data: Any, format: str | None) -> dict[str, Any]:
     raise MalformedResponse(format, f"a response must be a JSON object, not {kind}")
 
 
+def refuse_stream_event(spec: WireSpec, response: dict[str, Any]) -> None:
+    """A stream event handed to read() fails loudly instead of reading as "no calls".
+
+    The spec's ``stream.event`` predicate says what one event of its stream looks like
+    (specs/README.md §5.9): a Chat Completions chunk holds its calls under ``delta``, so
+    reading it as a response would answer ``[]`` on a reply that held calls.
+    """
+    event = spec.stream_event
+    if event is not None and event.evaluate(response) is True:
+        raise MalformedResponse(
+            spec.format,
+            f"this is one event of a {spec.format} stream, not a response: feed the events"
+            f" to toolwire.Accumulator({spec.format!r}) (or toolwire.read_stream)",
+        )
+
+
 def _location(spec: WireSpec, key: Any) -> str:
     source_index, index, nested_index, child = key
     source = spec.sources[source_index]
@@ -160,6 +176,7 @@ def _call(entry: CallEntry, item: dict[str, Any]) -> ToolCall | str:
 def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:
     """The raw call items the client must execute, in response order, unparsed."""
     response = coerce_response(data, spec.format)
+    refuse_stream_event(spec, response)
     try:
         return [
             item
@@ -184,12 +201,15 @@ def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolC
         fast = _build_fast(spec, strict)
     found = fast(response)
     if found is not None:
+        if not found:
+            refuse_stream_event(spec, response)
         return found
     return walk_extract(spec, response, strict)
 
 
 def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> list[ToolCall]:
     """:func:`extract` by walking the spec's tables: the semantics the fast path follows."""
+    refuse_stream_event(spec, response)
     calls: list[ToolCall] = []
     try:
         for _, _, item, _, entry in _classified(spec, response, strict):
@@ -220,6 +240,7 @@ def _text(value: Any) -> str | None:
 def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
     """Everything at once: calls, server-side calls, truncation, unknown and skipped items."""
     response = coerce_response(data, spec.format)
+    refuse_stream_event(spec, response)
     calls: list[ToolCall] = []
     server_calls: list[ServerToolCall] = []
     unknown: list[str] = []
