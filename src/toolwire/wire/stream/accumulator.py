@@ -210,16 +210,23 @@ class Accumulator:
     def _sentinel(self) -> str | None:
         return self._stream.sentinel if self._stream is not None else None
 
-    def _end_input(self) -> None:
-        """The input ended: a framed event still buffered is parsed only if whole (NDJSON)."""
-        if self._framer is not None and self._failure is None:
-            rest = self._framer.end()
-            if rest:
-                try:
-                    event_json(rest[0][1], self.format, self._events)
-                except MalformedStream:
-                    return  # a cut last line: never half-parsed
-                self._framed(rest)
+    def close(self) -> tuple[StreamUpdate, ...]:
+        """Say the input ended; return what that made ready.
+
+        An SSE event still buffered (no blank line after it) is discarded, never
+        half-parsed; a last NDJSON line without its newline is read when it is whole JSON.
+        ``reply()`` closes the input too; closing twice is harmless.
+        """
+        if self._framer is None or self._failure is not None:
+            return ()
+        rest = self._framer.end()
+        if not rest:
+            return ()
+        try:
+            event_json(rest[0][1], self.format, self._events)
+        except MalformedStream:
+            return ()  # a cut last line: never half-parsed
+        return self._framed(rest)
 
     # -- failing ----------------------------------------------------------------------
 
@@ -320,7 +327,7 @@ class Accumulator:
         ``allow_incomplete=True`` returns the partial Reply instead (also after a provider
         error), every call whose item never closed flagged ``incomplete``.
         """
-        self._end_input()
+        self.close()
         failure = self._failure
         if failure is not None and not (allow_incomplete and isinstance(failure, StreamError)):
             raise failure
