@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from stream_cases import STREAM_CASES, STREAM_TESTS, Case, core, ready_text, run
 
 import toolwire
-
-from stream_cases import STREAM_CASES, STREAM_TESTS, Case, core, ready_text, run
 
 BASE_FORMATS = ("openai", "responses", "anthropic", "gemini", "ollama", "bedrock", "cohere")
 

@@ -13,17 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from stream_cases import STREAM_TESTS, events_of, run
 
 import toolwire
-
-from stream_cases import STREAM_TESTS, events_of, run
 
 EVENT_TESTS = [t for t in STREAM_TESTS if t[2].get("events")]
 BYTE_TESTS = [t for t in STREAM_TESTS if t[2].get("sse") is not None]
 
 
 def _full_calls(fmt: str | None, test: dict[str, Any]) -> tuple[toolwire.ToolCall, ...] | None:
-    acc, _, error = run(fmt, test)
+    acc, _, _ = run(fmt, test)
     try:
         return acc.reply(allow_incomplete=True).calls
     except toolwire.ToolwireError:

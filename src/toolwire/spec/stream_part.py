@@ -127,7 +127,8 @@ def stream_problems(doc: Document) -> Iterator[SpecProblem]:
         for key in _REQUIRED:
             if key not in stream:
                 yield doc.problem("/stream", f"the stream part needs {key!r}", "missing-key")
-    typed = isinstance(stream.get("event_type"), str)
+    # A dialect's part may take event_type from its base: its merged spec is checked.
+    typed = isinstance(stream.get("event_type"), str) or "extends" in data
     names: dict[str, int] = {}
     for i, rule in _objects(stream.get("rules")):
         pointer = f"/stream/rules/{i}"
