@@ -18,8 +18,8 @@ from ...expression import Expression, compile_expression
 from ...reply import Reply
 from ...toolcall import ToolCall, copy_json
 from .. import interpreter
-from .compiled import CompiledStream, compiled_stream
-from .docpath import get
+from .compiled import CompiledStream, Rule, compiled_stream, plan_for
+from .docpath import PathError, get
 from .engine import Broken, Engine
 from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
 from .events import event_json
@@ -32,6 +32,11 @@ if TYPE_CHECKING:
     from ...spec import WireSpec
 
 __all__ = ["Accumulator", "read_stream"]
+
+Step = tuple[str, Any, Any, Any, Any]
+"""(rule name, its when or None, its each or None, the engine's operation, the op)."""
+Plan = tuple[Any, dict[str, tuple[Step, ...]], tuple[Step, ...]]
+"""(discriminator or None, steps by its value, the steps otherwise)."""
 
 
 class Accumulator:
@@ -62,6 +67,23 @@ class Accumulator:
         self._head = b""  # bytes before the framing is known
         self._last_type: Any = None
         self._held: list[Slot] = []
+        self._plans: dict[Any, Plan] = {}
+
+    def _plan(self, stream: CompiledStream, event_type: Any) -> Plan:
+        """The steps an event of this type runs (:func:`.compiled.plan_for`), bound here."""
+        ops = self._engine.ops
+        pick, buckets, default = plan_for(stream.rules_for(event_type))
+
+        def bound(rules: tuple[tuple[Rule, bool], ...]) -> tuple[Step, ...]:
+            return tuple(
+                (rule.name, None if known or rule.when is None else rule.when.evaluate,
+                 None if rule.each is None else rule.each.evaluate, ops[rule.op.kind], rule.op)
+                for rule, known in rules
+            )
+
+        plan: Plan = (pick, {k: bound(v) for k, v in buckets.items()}, bound(default))
+        self._plans[event_type if type(event_type) is str else None] = plan
+        return plan
 
     # -- state ------------------------------------------------------------------------
 
@@ -125,7 +147,7 @@ class Accumulator:
         if self._stopped:
             raise self._fail(MalformedStream(self.format, "an event after the stream's end"
                                              f" sentinel {self._sentinel()!r}", index))
-        data = event_json(event, self.format, index)
+        data = event if type(event) is dict else event_json(event, self.format, index)
         self._events += 1
         if self._stream is None:
             self._sniff(data)
@@ -138,26 +160,36 @@ class Accumulator:
             if event_type is None:
                 event_type = event_name
             self._last_type = event_type
-            if stream.error is not None and stream.error.matches(data, event_type):
+            error = stream.error
+            if error is not None and (error.on is None or event_type in error.on) and (
+                    error.when is None or error.when.evaluate(data) is True):
                 raise self._fail(self._provider_error(stream, data, index))
             for guard in stream.refuse:
                 if guard.matches(data, event_type):
                     raise self._fail(UnsupportedStream(stream.format, guard.reason, index))
             engine.opened.clear()
             engine.closed.clear()
-            for rule in stream.rules_for(event_type):
-                if rule.when is not None and rule.when.evaluate(data) is not True:
+            plan = self._plans.get(event_type if type(event_type) is str else None)
+            if plan is None:
+                plan = self._plan(stream, event_type)
+            pick, buckets, steps = plan
+            if pick is not None:
+                value = pick(data)
+                if type(value) is str:
+                    steps = buckets.get(value, steps)
+            for name, when, each, run, op in steps:
+                if when is not None and when(data) is not True:
                     continue
-                rule_name = rule.name
-                if rule.each is None:
-                    engine.apply(rule, data)
+                rule_name = name
+                if each is None:
+                    run(op, data)
                     continue
-                fragments = rule.each.evaluate(data)
+                fragments = each(data)
                 if type(fragments) is list:
                     for fragment in fragments:
-                        engine.apply(rule, fragment)
+                        run(op, fragment)
                 elif fragments is not None:
-                    engine.apply(rule, fragments)
+                    run(op, fragments)
             rule_name = None
             completing = not engine.complete and (
                 engine.ended
@@ -165,7 +197,7 @@ class Accumulator:
                     and stream.complete.evaluate(engine.document) is True)
             )
             return self._release(stream, completing)
-        except Broken as exc:
+        except (Broken, PathError) as exc:
             raise self._fail(MalformedStream(stream.format, str(exc), index, rule_name)) from None
         except ToolwireError:
             raise
@@ -250,6 +282,8 @@ class Accumulator:
 
     def _release(self, stream: CompiledStream, completing: bool) -> tuple[StreamUpdate, ...]:
         engine = self._engine
+        if not (completing or engine.closed or engine.opened):
+            return ()
         held = self._held
         held.extend(engine.closed)
         updates: list[StreamUpdate] = []

@@ -7,8 +7,9 @@ an event runs only the rules that can match it (a Chat stream is one chunk per t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..._record import Record, setfield
 from ...expression import Expression, compile_expression
@@ -149,7 +150,9 @@ class CompiledStream:
         self.ready: str = data["ready"]
         self.event_type = _expr(data, "event_type")
         self.complete = _expr(data, "complete")
-        self.error = Guard(data["error"]) if "error" in data else None
+        error = Guard(data["error"]) if "error" in data else None
+        # An entry with neither events nor when matches nothing (specs/README.md §5.5).
+        self.error = error if error is not None and (error.on or error.when) else None
         self.refuse = tuple(Guard(entry) for entry in data.get("refuse") or ())
         self.rules = tuple(Rule(rule) for rule in data["rules"])
         typed = {name for rule in self.rules if rule.on for name in rule.on}
@@ -170,6 +173,41 @@ class CompiledStream:
         if type(event_type) is str:
             return self._by_type.get(event_type, self._untyped)
         return self._untyped
+
+
+_EQUALS: Final = re.compile(
+    r"\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*==\s*'([^'\\]*)'\s*"
+)
+
+
+def plan_for(rules: tuple[Rule, ...]) -> tuple[
+    Any, dict[str, tuple[tuple[Rule, bool], ...]], tuple[tuple[Rule, bool], ...]
+]:
+    """Rules grouped by a shared discriminator, so an event evaluates it once.
+
+    Where two or more rules' ``when`` is ``<path> == '<string>'`` for one path (Anthropic's
+    four ``delta.type`` rules), the path is evaluated once per event and only the rules of
+    the matching value run — with their ``when`` known true — beside the rules that do not
+    test it, in spec order. Returns (the path's closure or None, steps by value, steps for
+    any other value), each step ``(rule, when known true)``. Semantics are unchanged: a
+    ``when`` of that shape holds exactly when the path's value is that string.
+    """
+    tested: dict[str, list[tuple[Rule, str]]] = {}
+    for rule in rules:
+        match = _EQUALS.fullmatch(rule.when.source) if rule.when is not None else None
+        if match:
+            tested.setdefault(match.group(1), []).append((rule, match.group(2)))
+    path, cases = max(tested.items(), key=lambda kv: len(kv[1]), default=(None, []))
+    if path is None or len(cases) < 2:
+        return None, {}, tuple((rule, False) for rule in rules)
+    literal = {id(rule): value for rule, value in cases}
+    default = tuple((rule, False) for rule in rules if id(rule) not in literal)
+    buckets = {
+        value: tuple((rule, id(rule) in literal) for rule in rules
+                     if literal.get(id(rule), value) == value)
+        for value in {v for _, v in cases}
+    }
+    return compile_expression(path).evaluate, buckets, default
 
 
 def _is_path(text: str) -> bool:

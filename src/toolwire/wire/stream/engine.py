@@ -39,11 +39,16 @@ class Engine:
         self.lists: dict[Path, SlotList] = {}
         self.slots: list[Slot] = []  # creation order
         self.dirty: set[int] = set()  # orders of slots with unjoined pieces
+        self.version = 0  # bumped whenever a write may have replaced a slot list
         self.complete = False
         self.ended = False  # an `end` op ran
         self.notes: list[str] = []
         self.opened: list[Slot] = []  # slots created by the current event
         self.closed: list[Slot] = []  # slots closed by the current event
+        self.ops = {
+            "init": self._init, "set": self._set, "open": self._open, "update": self._update,
+            "close": self._close, "extend": self._extend, "end": self._end,
+        }
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -54,6 +59,8 @@ class Engine:
 
     def slot_list(self, path: Path) -> SlotList:
         found = self.lists.get(path)
+        if found is not None and found.version == self.version:
+            return found  # nothing replaced the document or wrote a field since
         doc = self._doc()
         current = get(doc, path)
         if found is not None and found.items is current:
@@ -66,6 +73,7 @@ class Engine:
         if found is None:
             found = self.lists[path] = SlotList(path, current)
         found.items = current
+        found.version = self.version
         return found
 
     def _new_slot(self, where: SlotList, key: Any, item: dict[str, Any]) -> Slot:
@@ -73,7 +81,7 @@ class Engine:
             raise Broken("an item arrived after the stream completed")
         where.items.append(item)
         slot = Slot(where.path, len(where.items) - 1, key, item, len(self.slots))
-        where.slots.append(slot)
+        where.add(slot)
         self.slots.append(slot)
         self.opened.append(slot)
         return slot
@@ -101,7 +109,7 @@ class Engine:
     def apply(self, rule: Rule, subject: Any) -> None:
         op = rule.op
         try:
-            getattr(self, f"_{op.kind}")(op, subject)
+            self.ops[op.kind](op, subject)
         except PathError as exc:
             raise Broken(str(exc)) from None
 
@@ -117,6 +125,7 @@ class Engine:
         assert op.value is not None
         self.document = _object(op.value.evaluate(subject), "the start's value")
         self.identity = identity
+        self.version += 1
         for path in op.slots:
             where = self.slot_list(path)
             for position, item in enumerate(where.items):
@@ -124,12 +133,13 @@ class Engine:
                     raise Broken(f"{show(path)}[{position}] is not an object")
                 slot = Slot(path, position, position, item, len(self.slots))
                 slot.closed = True
-                where.slots.append(slot)
+                where.add(slot)
                 self.slots.append(slot)
                 self.closed.append(slot)
 
     def _set(self, op: Op, subject: Any) -> None:
         doc = self._doc()
+        self.version += 1
         for path, expression in op.fields:
             value = expression.evaluate(subject)
             if value is not None:
@@ -196,7 +206,7 @@ class Engine:
             put(doc, op.at, item)
             where = self.lists[op.at] = SlotList(op.at, [])
             slot = Slot(op.at, -1, None, item, len(self.slots))
-            where.slots.append(slot)
+            where.add(slot)
             self.slots.append(slot)
             self.opened.append(slot)
             return slot
@@ -243,6 +253,7 @@ class Engine:
             self.close(slot)
 
     def _end(self, op: Op, subject: Any) -> None:
+        self.version += 1
         if self.ended:
             raise Broken("a second terminal event")
         self._doc()
@@ -251,6 +262,7 @@ class Engine:
             if op.keep is not None:
                 self._keep(op.keep, new)
             self.document = new
+            self.version += 1
         self.ended = True
 
     def _keep(self, path: Path, new: dict[str, Any]) -> None:
@@ -282,6 +294,6 @@ class Engine:
             if type(fresh[position]) is dict:
                 slot = Slot(path, position, None, fresh[position], len(self.slots))
                 slot.closed = True
-                old.slots.append(slot)
+                old.add(slot)
                 self.slots.append(slot)
                 self.closed.append(slot)

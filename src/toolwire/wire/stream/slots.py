@@ -18,6 +18,7 @@ Slots keep creation order; a key never implies a position (no phantom entries fo
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from .docpath import Path, put
@@ -76,12 +77,14 @@ class Slot:
 class SlotList:
     """The slots of one document list (or of one ``at`` path)."""
 
-    __slots__ = ("items", "path", "slots")
+    __slots__ = ("items", "keyed", "path", "slots", "version")
 
     def __init__(self, path: Path, items: list[Any]) -> None:
         self.path = path
         self.items = items  # the document's list object
         self.slots: list[Slot] = []
+        self.keyed: dict[Any, Slot] = {}  # the latest slot of each hashable key
+        self.version = -1
 
     def match(self, key: Any, call_id: Any) -> Slot | None:
         """The slot a fragment belongs to, or None for a new one (the rule above)."""
@@ -90,18 +93,29 @@ class SlotList:
                 if slot.id == call_id:
                     return slot
         if key is not None:
-            for slot in reversed(self.slots):
-                if slot.key == key:
-                    if blank(slot.id) or blank(call_id) or slot.id == call_id:
-                        return slot
-                    return None
+            keyed = self.by_key(key)
+            if keyed is None:
+                return None
+            if blank(keyed.id) or blank(call_id) or keyed.id == call_id:
+                return keyed
             return None
         if blank(call_id) and self.slots:
             return self.slots[-1]
         return None
 
+    def add(self, slot: Slot) -> None:
+        self.slots.append(slot)
+        if slot.key is not None:
+            # An unhashable key (a list, an object) is not indexed: by_key scans for it.
+            with suppress(TypeError):
+                self.keyed[(type(slot.key), slot.key)] = slot
+
     def by_key(self, key: Any) -> Slot | None:
-        for slot in reversed(self.slots):
-            if slot.key == key:
-                return slot
-        return None
+        """The latest slot with this key (keys compare as JSON values: 1 is not true)."""
+        try:
+            return self.keyed.get((type(key), key))
+        except TypeError:
+            for slot in reversed(self.slots):
+                if type(slot.key) is type(key) and slot.key == key:
+                    return slot
+            return None
