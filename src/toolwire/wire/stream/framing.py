@@ -71,7 +71,11 @@ class SseFramer(Framer):
         text = self._pending + new
         blocks = text.split("\n\n")
         self._pending = blocks.pop()
-        events: list[Event] = []
+        events: list[Event] = [(None, b[6:]) for b in blocks
+                               if b.startswith("data: ") and "\n" not in b]
+        if len(events) == len(blocks):
+            return events  # the common case: every event one `data: ` line
+        events = []
         for block in blocks:
             if block.startswith("data: ") and "\n" not in block:
                 events.append((None, block[6:]))
