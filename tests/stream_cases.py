@@ -13,10 +13,10 @@ import toolwire
 
 from conformance import Case, cases, each_test
 
-STREAM_CASES = [c for c in cases() if c.data.get("kind") == "stream"]
+STREAM_CASES = cases(stream=True)
 STREAM_TESTS = list(each_test(STREAM_CASES))
 
-CORE = ("name", "arguments", "id", "arguments_undecodable", "arguments_error", "incomplete")
+CORE = ("name", "arguments", "id", "arguments_undecodable", "arguments_error_code", "incomplete")
 
 
 def core(call: dict[str, Any]) -> dict[str, Any]:

@@ -8,13 +8,13 @@ import pytest
 
 import toolwire
 
-from conformance import Case, cases, each_test
+from conformance import Case, call_dicts, cases, each_test
 
-WIRE_TESTS = list(each_test([c for c in cases() if c.data.get("kind") != "stream"]))
+WIRE_TESTS = list(each_test(cases()))
 
 
 def check_reply(reply: toolwire.Reply, expect: dict[str, Any]) -> None:
-    assert [c.to_dict() for c in reply.calls] == expect["calls"]
+    assert call_dicts(reply.calls, expect["calls"]) == expect["calls"]
     if "server_calls" in expect:
         assert [s.to_dict() for s in reply.server_calls] == expect["server_calls"]
     if "truncated" in expect:
@@ -23,6 +23,8 @@ def check_reply(reply: toolwire.Reply, expect: dict[str, Any]) -> None:
         assert reply.finish_reason == expect["finish_reason"]
     if "unknown_types" in expect:
         assert list(reply.unknown_types) == expect["unknown_types"]
+    if "fates" in expect:
+        assert list(reply.fates()) == expect["fates"]
     if "skipped" in expect:
         got = [{"item_index": s.item_index, "item_type": s.item_type} for s in reply.skipped]
         assert got == expect["skipped"]

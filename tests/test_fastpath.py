@@ -3,8 +3,8 @@
 :mod:`toolwire.wire.fastpath` writes each spec's ``extract`` as straight Python for the regular
 case and returns ``None`` (the walk then answers) for anything irregular. The property
 checked here, on every conformance response and on thousands of damaged variants of
-them: whenever the generated function answers, the walk gives the same calls; and it
-never answers where the walk raises.
+them: whenever the generated function answers, the walk gives the same calls (every field,
+provenance and provider data included); and it never answers where the walk raises.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ ODD_VALUES: tuple[Any, ...] = (None, 0, 1.5, True, "", "x", "function", [], {}, 
 
 def _walk(spec: WireSpec, response: Any, strict: bool | None) -> tuple[Any, ...]:
     try:
-        return ("calls", interpreter.walk_extract(spec, response, strict))
+        calls = interpreter.walk_extract(spec, response, strict)
+        return ("calls", [c.to_dict() for c in calls])
     except ToolwireError as exc:
         return ("error", type(exc))
 
@@ -61,7 +62,8 @@ def _agree(spec: WireSpec, response: Any, strict: bool | None) -> None:
     answered = fast(response)
     assert json.dumps(response) == before, "the generated function changed the response"
     if answered is not None:
-        assert _walk(spec, response, strict) == ("calls", answered)
+        # to_dict: raw_arguments, item_index and provider_data too, not only equality
+        assert _walk(spec, response, strict) == ("calls", [c.to_dict() for c in answered])
 
 
 WIRE = [(n, c.data["format"], t) for n, c, t in each_test(cases()) if c.data.get("format")]

@@ -23,7 +23,12 @@ REPLY = {
     }]
 }
 
-HEAVY = ("yaml", "jsonschema", "jmespath", "argparse")
+HEAVY = (
+    "yaml", "jsonschema", "jmespath", "argparse",
+    # this round's subsystems: batch rows, Spark, interop conversions, and what they pull in
+    "toolwire.batch", "toolwire.spark", "toolwire.interop", "toolwire.cli.batch",
+    "multiprocessing", "gzip", "pyarrow", "pyspark", "pandas",
+)
 
 
 def _loaded_after(code: str) -> dict[str, object]:
@@ -75,6 +80,56 @@ def test_the_cli_extract_command_imports_none_of_them() -> None:
     )
     assert found["result"] == "openai"
     assert found["loaded"] == []
+
+
+def test_plain_replies_load_neither_the_sdk_normaliser_nor_the_renderer() -> None:
+    # Every bundled format, extract and read on a plain dict: toolwire.interop (SDK
+    # objects in) and toolwire.wire.render (results out) load only when used.
+    code = (
+        "import toolwire\n"
+        "result = []\n"
+        "for fmt in toolwire.Registry.default().formats():\n"
+        "    for data in ({}, {'candidates': [{'content': {'parts': [{'text': 'x'}]}}]}):\n"
+        "        result.append(len(toolwire.extract(fmt, data)))\n"
+        "        result.append(len(toolwire.read(fmt, data).calls))\n"
+        f"result.append(len(toolwire.read(None, {REPLY!r}).calls))\n"
+        "result = sorted(m for m in sys.modules if m.startswith(('toolwire.interop',"
+        " 'toolwire.wire.render')))\n"
+    )
+    assert _loaded_after(code)["result"] == []
+
+
+def test_the_batch_spark_and_interop_parts_load_on_first_use() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "before = [m for m in ('toolwire.batch', 'toolwire.spark', 'toolwire.interop')"
+        " if m in sys.modules]\n"
+        f"rows = toolwire.batch.rows({REPLY!r})\n"
+        "result = [before, len(rows), 'toolwire.batch' in sys.modules]"
+    )
+    assert found["result"] == [[], 2, True]
+
+
+def test_toolwire_spark_imports_neither_pyspark_nor_pyarrow_until_batches_arrive() -> None:
+    found = _loaded_after(
+        "import toolwire.spark\n"
+        "function = toolwire.spark.calls_from('response')\n"
+        "result = [m for m in ('pyspark', 'pyarrow', 'pandas') if m in sys.modules]"
+    )
+    assert found["result"] == []
+
+
+def test_the_interop_conversions_import_none_of_their_libraries() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "from toolwire.interop import langchain, mcp, pydantic_ai\n"
+        "call = toolwire.ToolCall('f', {'a': 1}, 'c1')\n"
+        "converted = [langchain.to_langchain(call), pydantic_ai.part_fields(call),"
+        " mcp.call_params(call)]\n"
+        "result = [m for m in ('langchain_core', 'pydantic_ai', 'pydantic', 'mcp')"
+        " if m in sys.modules]"
+    )
+    assert found["result"] == []
 
 
 def test_import_and_extract_load_nothing_of_the_stream_package() -> None:

@@ -133,7 +133,8 @@ def test_undecodable_call_in_a_complete_reply_is_rejected_with_its_error() -> No
     reply = toolwire.read("openai", bad)
     assert reply.rejected_calls == reply.calls
     message = reply.error_result(reply.calls[0])
-    assert "Expecting property name enclosed in double quotes" in message
+    assert "expected a key in double quotes" in message
+    assert reply.calls[0].arguments_error_code == "expected-key"
     assert "'f'" in message
 
 

@@ -26,6 +26,13 @@ def _compare_reply(reply: toolwire.Reply, expect: dict[str, Any]) -> None:
         assert list(reply.unknown_types) == expect["unknown_types"]
 
 
+def _without_provenance(data: dict[str, Any]) -> dict[str, Any]:
+    """A Reply's data without raw_arguments: a streamed call's raw arguments are the pieces
+    as they arrived (JSON text), where the full body may hold an object (specs/README.md §6.7)."""
+    calls = [{k: v for k, v in c.items() if k != "raw_arguments"} for c in data["calls"]]
+    return {**data, "calls": calls}
+
+
 @pytest.mark.parametrize(("name", "case", "test"), STREAM_TESTS, ids=[t[0] for t in STREAM_TESTS])
 def test_stream_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
     fmt = case.data["format"]
@@ -56,7 +63,7 @@ def test_stream_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
     assert all(call in reply.calls for call in handed)
     if test.get("equivalent_response") is not None:
         full = toolwire.read(fmt or acc.format, test["equivalent_response"])
-        assert reply.to_dict() == full.to_dict()
+        assert _without_provenance(reply.to_dict()) == _without_provenance(full.to_dict())
         assert reply.calls == full.calls
 
 

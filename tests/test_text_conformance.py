@@ -13,7 +13,7 @@ import pytest
 
 from toolwire.text import bundled_text_specs, extract_from_text
 
-from conformance import SUITE, Case, cases, each_test
+from conformance import SUITE, Case, call_view, cases, each_test
 
 TEXT_SUITE = SUITE / "text"
 TEXT_CASES = cases(under="text")
@@ -26,7 +26,7 @@ def test_text_case_yields_its_clean_text_and_calls(
 ) -> None:
     clean, calls = extract_from_text(case.data["format"], test["text"], **test.get("params", {}))
     expect = test["expect"]
-    assert [call.to_dict() for call in calls] == expect["calls"], test["description"]
+    assert [call_view(call) for call in calls] == expect["calls"], test["description"]
     assert clean == expect["clean_text"], test["description"]
 
 
@@ -34,7 +34,7 @@ def test_text_case_yields_its_clean_text_and_calls(
 def test_text_case_file_is_well_formed_and_filed_under_its_format(case: Case) -> None:
     folder = case.path.relative_to(TEXT_SUITE).parts[0]
     assert case.data["format"] == folder
-    assert set(case.data) <= {"description", "source", "source_ref", "format", "tests"}
+    assert set(case.data) <= {"description", "source", "source_ref", "optional", "format", "tests"}
     assert case.data["description"]
     assert case.data["source"] in ("captured", "docs", "synthetic")
     if case.data["source"] != "synthetic":

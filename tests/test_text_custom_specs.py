@@ -49,7 +49,7 @@ def test_a_parameter_fills_every_marker_that_names_it() -> None:
 def test_a_selector_that_fails_at_run_time_leaves_the_block_as_text() -> None:
     demo = spec(
         'block: {open: ["<c>"], close: "</c>"}\n'
-        "payload:\n  - grammar: json\n    when: \"length(name) > `0`\"\n"
+        "payload:\n  - grammar: json\n    when: \"starts_with(name, 'o')\"\n"
     )
     clean, calls = extract_text(demo, '<c>{"name": 5}</c> <c>{"name": "ok"}</c>')
     assert clean == '<c>{"name": 5}</c>'

@@ -50,7 +50,8 @@ def test_to_dict_always_carries_the_flags() -> None:
         "arguments_undecodable": False,
     }
     broken = ToolCall.from_raw("f", '{"a": ', "c")
-    assert broken.to_dict()["arguments_error"] == "Expecting value"
+    assert broken.to_dict()["arguments_error"] == "the JSON text ends before its value is complete"
+    assert broken.to_dict()["arguments_error_code"] == "unexpected-end"
     assert broken.to_dict()["arguments_undecodable"] is True
 
 
@@ -91,9 +92,9 @@ def test_arguments_must_be_an_object() -> None:
         ("[1]", {}, True, "not a JSON object"),
         ("3", {}, True, "not a JSON object"),
         ('"{}"', {}, True, "not a JSON object"),
-        ('{"a": 1', {}, True, "Expecting ',' delimiter"),
-        ('{"a": NaN}', {}, True, "NaN is not valid JSON"),
-        ('{"a": Infinity}', {}, True, "Infinity is not valid JSON"),
+        ('{"a": 1', {}, True, "the JSON text ends before its value is complete"),
+        ('{"a": NaN}', {}, True, "not a JSON literal (JSON has only true, false and null)"),
+        ('{"a": Infinity}', {}, True, "not a JSON literal (JSON has only true, false and null)"),
         ([1], {}, True, "not a JSON object"),
         (3, {}, True, "not a JSON object"),
         (True, {}, True, "not a JSON object"),

@@ -24,7 +24,7 @@ from typing import Any
 import jmespath
 
 from toolwire import MalformedResponse, ToolCall, UnknownItemType, UnmappedCall
-from toolwire.arguments import decode_arguments
+from toolwire.arguments import decode_arguments_coded
 from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 from toolwire.toolcall import copy_json
 
@@ -48,16 +48,30 @@ def _id_text(value: Any) -> str:
     return ""
 
 
-def _call(name: Any, raw: Any, call_id: Any) -> ToolCall | None:
-    """The call, or None when the item has no usable name."""
+def _call(
+    name: Any, raw: Any, call_id: Any, index: int, kept: dict[str, Any] | None = None
+) -> ToolCall | None:
+    """The call, or None when the item has no usable name. Like toolwire's, it records
+    the raw arguments as sent, the item's index and what the provider needs back."""
     if type(name) is not str or not name:
         return None
     if type(raw) is dict:  # already an object: copied, as the decoding table says
-        return ToolCall._trusted(name, copy_json(raw), _id_text(call_id), False, None)
-    arguments, undecodable, error = decode_arguments(raw)
-    if arguments is raw:
         arguments = copy_json(raw)
-    return ToolCall._trusted(name, arguments, _id_text(call_id), undecodable, error)
+        return ToolCall._trusted(
+            name, arguments, _id_text(call_id), False, None, None, arguments, kept, index
+        )
+    arguments, undecodable, error, code = decode_arguments_coded(raw)
+    if arguments is raw:
+        arguments = raw = copy_json(raw)
+    elif raw is not None and type(raw) is not str:
+        raw = copy_json(raw)
+    return ToolCall._trusted(
+        name, arguments, _id_text(call_id), undecodable, error, code, raw, kept, index
+    )
+
+
+def _kept(key: str, value: Any) -> dict[str, Any] | None:
+    return None if value is None else {key: copy_json(value)}
 
 
 def _items(fmt: str, value: Any, where: str, single: bool = False) -> list[Any]:
@@ -110,7 +124,9 @@ def openai(response: dict[str, Any]) -> list[ToolCall]:
         if kind == "function":
             function = item.get("function")
             if type(function) is dict:
-                call = _call(function.get("name"), function.get("arguments"), item.get("id"))
+                call = _call(
+                    function.get("name"), function.get("arguments"), item.get("id"), index
+                )
             else:
                 call = None
             if call is not None:
@@ -124,7 +140,7 @@ def openai(response: dict[str, Any]) -> list[ToolCall]:
     for item in _items("openai", legacy, where, single=True):
         if type(item) is not dict:
             raise _not_object("openai", 0, item, f"{where}[0]")
-        call = _call(item.get("name"), item.get("arguments"), None)
+        call = _call(item.get("name"), item.get("arguments"), None, 0)
         if call is not None:
             calls.append(call)
     return calls
@@ -154,7 +170,10 @@ _RESPONSES_PASS = frozenset(
 def _responses_item(index: int, item: dict[str, Any], where: str) -> ToolCall | None:
     kind = item.get("type")
     if kind == "function_call":
-        return _call(item.get("name"), item.get("arguments"), item.get("call_id"))
+        return _call(
+            item.get("name"), item.get("arguments"), item.get("call_id"), index,
+            _kept("id", item.get("id")),
+        )
     if kind in _RESPONSES_PASS:
         return None
     if kind == "shell_call":
@@ -202,7 +221,10 @@ def anthropic(response: dict[str, Any]) -> list[ToolCall]:
         if type(block) is not dict:
             raise _not_object("anthropic", index, block, f"content[{index}]")
         if block.get("type") == "tool_use":
-            call = _call(block.get("name"), block.get("input"), block.get("id"))
+            call = _call(
+                block.get("name"), block.get("input"), block.get("id"), index,
+                _kept("caller", block.get("caller")),
+            )
             if call is not None:
                 calls.append(call)
     return calls
@@ -223,7 +245,8 @@ def gemini(response: dict[str, Any]) -> list[ToolCall]:
         if function_call is not None:
             if type(function_call) is dict:
                 call = _call(
-                    function_call.get("name"), function_call.get("args"), function_call.get("id")
+                    function_call.get("name"), function_call.get("args"), function_call.get("id"),
+                    index, _kept("thoughtSignature", part.get("thoughtSignature")),
                 )
             else:
                 call = None
@@ -243,7 +266,9 @@ def ollama(response: dict[str, Any]) -> list[ToolCall]:
             raise _not_object("ollama", index, item, f"{where}[{index}]")
         function = item.get("function")
         if type(function) is dict:
-            call = _call(function.get("name"), function.get("arguments"), item.get("id"))
+            call = _call(
+                    function.get("name"), function.get("arguments"), item.get("id"), index
+                )
             if call is not None:
                 calls.append(call)
     return calls
@@ -263,7 +288,8 @@ def bedrock(response: dict[str, Any]) -> list[ToolCall]:
         tool_use = block.get("toolUse")
         if tool_use is not None and _get(tool_use, "type") != "server_tool_use":
             call = _call(
-                _get(tool_use, "name"), _get(tool_use, "input"), _get(tool_use, "toolUseId")
+                _get(tool_use, "name"), _get(tool_use, "input"), _get(tool_use, "toolUseId"),
+                index,
             )
             if call is not None:
                 calls.append(call)
@@ -287,7 +313,9 @@ def cohere(response: dict[str, Any]) -> list[ToolCall]:
             raise _unknown("cohere", index, kind, f"{where}[{index}]")
         function = item.get("function")
         if type(function) is dict:
-            call = _call(function.get("name"), function.get("arguments"), item.get("id"))
+            call = _call(
+                    function.get("name"), function.get("arguments"), item.get("id"), index
+                )
             if call is not None:
                 calls.append(call)
     return calls
@@ -331,10 +359,17 @@ def _naive_item(
         raise UnmappedCall(spec.format, index, item_type, entry.reason, where)
     if type(entry) is not CallEntry:
         return None
+    kept = {}
+    for key, expression in entry.keep:
+        value = jmespath.search(expression.source, item)
+        if value is not None:
+            kept[key] = copy_json(value)
     return _call(
         jmespath.search(entry.name.source, item),
         jmespath.search(entry.arguments.source, item),
         jmespath.search(entry.id.source, item) if entry.id else None,
+        index,
+        kept or None,
     )
 
 

@@ -232,7 +232,7 @@ def gemini(n: int) -> dict[str, Any]:
         name, arguments = _call(i)
         part: dict[str, Any] = {"functionCall": {"name": name, "args": arguments}}
         if i == 0:
-            part["thoughtSignature"] = "CiQB0e2Kb7" + "x" * 80
+            part["thoughtSignature"] = "CiQB0e2Kb7+/" + "x" * 80  # valid base64, as sent
         parts.append(part)
     return {
         "candidates": [

@@ -85,15 +85,24 @@ _STREAM_NAMES = frozenset({
 })
 
 
+# Subsystems loaded on first use, so ``import toolwire`` and a plain extract never pay
+# for them: ``toolwire.batch`` (rows for batch runs), ``toolwire.spark``, ``toolwire.interop``.
+_LAZY_MODULES = frozenset({"batch", "interop", "spark"})
+
+
 def __getattr__(name: str) -> Any:
-    """Streaming loads on first use (PEP 562): ``import toolwire`` and ``read`` never pay for it."""
+    """Subsystems and streaming load on first use (PEP 562)."""
     if name in _STREAM_NAMES:
         from .wire import stream
 
         value = getattr(stream, name)
         globals()[name] = value
         return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
 
 
 def locate(fmt: str, data: Any, *, strict: bool | None = None) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ the file, line, column, JSON pointer and the ``rule`` it broke.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ._record import Record, setfield
 
@@ -40,6 +41,20 @@ class ToolwireError(Exception):
     def to_dict(self) -> dict[str, object]:
         """The error as JSON-ready data: its code and the facts it carries."""
         return {"code": self.code, "message": str(self)}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Exception's own reduce calls ``cls(*self.args)``, and ``args`` holds only the
+        # message, not the keyword facts the constructors take: unpickling then fails
+        # (or, for UnknownFormat, rebuilds the wrong error), and an error raised in a
+        # process pool's worker hangs or garbles the pool. So rebuild without calling
+        # ``__init__``: the same class, the same ``args``, and every attribute as state
+        # (the facts, a partial ``reply``, ``__notes__``) — whatever a subclass adds.
+        return (_rebuild_error, (type(self), self.args), dict(self.__dict__))
+
+
+def _rebuild_error(cls: type[ToolwireError], args: tuple[Any, ...]) -> ToolwireError:
+    """An error of ``cls`` with ``args`` set and ``__init__`` not run (see ``__reduce__``)."""
+    return cls.__new__(cls, *args)
 
 
 class UnknownFormat(ToolwireError, LookupError):

@@ -8,12 +8,13 @@ nobody sees until it bites.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NoReturn
 
 from ._record import Record, setfield
-from .arguments import decode_arguments
+from .arguments import decode_arguments_coded
 
 __all__ = ["ArgumentError", "ServerToolCall", "ToolCall", "copy_json", "id_text"]
 
@@ -63,17 +64,50 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def id_text(value: Any) -> str:
-    """A provider's id as a ``ToolCall`` keeps it: a string as sent, a number as its
-    decimal text (``12``, ``12.0`` → ``"12"``), anything else (null, a boolean) ``""``."""
+    """A provider's id as a ``ToolCall`` keeps it: a string as sent, a number as the text
+    ECMAScript's ``Number::toString`` gives its nearest double (``12``, ``12.0`` → ``"12"``,
+    ``1e-7`` → ``"1e-7"``) — an integer its exact digits — anything else (null, a
+    boolean, a non-finite number) ``""``.
+
+    The number rule is the one every JSON platform can follow (specs/README.md §1.3).
+    """
     if type(value) is str:
         return value
     if value is None or type(value) is bool:
         return ""
     if isinstance(value, int):
-        return str(value)
+        return str(value)  # exact digits: beyond 2^53 only exact-integer platforms agree
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else str(value)
+        return _number_text(value)
     return ""
+
+
+def _number_text(x: float) -> str:
+    """ECMAScript ``Number::toString(x)``: the shortest round-trip digits, laid out by its rules."""
+    if x != x or x in (math.inf, -math.inf):
+        return ""
+    if x == 0:
+        return "0"
+    if x < 0:
+        return "-" + _number_text(-x)
+    mantissa, _, exponent = repr(x).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    point = len(whole) + (int(exponent) if exponent else 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0")
+    k, n = len(digits), point
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * -n + digits
+    e = n - 1
+    sign = "+" if e >= 0 else "-"
+    head = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{head}e{sign}{abs(e)}"
 
 
 def _copy_recursive(value: Any) -> Any:
@@ -231,7 +265,7 @@ class ToolCall:
         cls, name: str, raw_arguments: Any = None, id: str = "", *, synthetic: bool = False
     ) -> ToolCall:
         """Build a call from a provider's raw arguments, applying the decoding table."""
-        arguments, undecodable, error = decode_arguments(raw_arguments)
+        arguments, undecodable, error, code = decode_arguments_coded(raw_arguments)
         return cls(
             name,
             arguments,
@@ -239,6 +273,7 @@ class ToolCall:
             synthetic=synthetic,
             arguments_undecodable=undecodable,
             arguments_error=error,
+            arguments_error_code=code,
         )
 
     @classmethod
@@ -249,8 +284,15 @@ class ToolCall:
         id: str,
         undecodable: bool,
         error: str | None,
+        error_code: str | None = None,
+        raw: Any = None,
+        provider_data: dict[str, Any] | None = None,
+        item_index: int | None = None,
     ) -> ToolCall:
         """The interpreter's constructor: values already checked, ``arguments`` owned.
+
+        ``raw`` and ``provider_data`` are owned too (``raw`` may be the very object
+        ``arguments`` is: neither is ever handed out uncopied).
 
         Sets the slots through their descriptors (see ``_SET_*`` below), which skips
         ``__setattr__``'s refusal as ``object.__setattr__`` does, at half the cost.
@@ -262,10 +304,10 @@ class ToolCall:
         _SET_SYNTHETIC(call, False)
         _SET_UNDECODABLE(call, undecodable)
         _SET_ERROR(call, error)
-        _SET_ERROR_CODE(call, None)
-        _SET_RAW(call, None)
-        _SET_PROVIDER_DATA(call, None)
-        _SET_ITEM_INDEX(call, None)
+        _SET_ERROR_CODE(call, error_code)
+        _SET_RAW(call, raw)
+        _SET_PROVIDER_DATA(call, provider_data)
+        _SET_ITEM_INDEX(call, item_index)
         _SET_INVALID(call, False)
         _SET_ERRORS(call, ())
         _SET_UNKNOWN_TOOL(call, False)
@@ -378,7 +420,9 @@ class ToolCall:
         return self
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (ToolCall.from_dict, (self.to_dict(),))
+        # Every slot as it is, whatever slots the class gains: no re-validation and no
+        # copy on the way in (the values were checked and owned when this call was made).
+        return (_restore_call, (type(self), tuple(getter(self) for getter in _SLOT_GETTERS)))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data; always carries ``synthetic`` and ``arguments_undecodable``,
@@ -456,6 +500,24 @@ _new = object.__new__
     )
 )
 
+_SLOT_NAMES = ToolCall.__slots__
+_SLOT_GETTERS = tuple(ToolCall.__dict__[slot].__get__ for slot in _SLOT_NAMES)
+_SLOT_SETTERS = tuple(ToolCall.__dict__[slot].__set__ for slot in _SLOT_NAMES)
+
+
+def _restore_call(cls: type[ToolCall], values: tuple[Any, ...]) -> ToolCall:
+    """A pickled :class:`ToolCall` back: each slot set as it was (see ``__reduce__``)."""
+    if len(values) != len(_SLOT_SETTERS):
+        raise ValueError(
+            f"a pickled ToolCall holds {len(values)} fields, this toolwire's has"
+            f" {len(_SLOT_SETTERS)}: pickle it with the same toolwire version"
+        )
+    call = _new(cls)
+    for setter, value in zip(_SLOT_SETTERS, values, strict=True):
+        setter(call, value)
+    return call
+
+
 _DICT_KEYS = frozenset(
     {
         "name", "arguments", "id", "synthetic", "arguments_undecodable", "arguments_error",
@@ -498,6 +560,17 @@ class ServerToolCall:
 
     def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError(f"ServerToolCall is immutable; cannot set {key!r}")
+
+    # Immutable, so a copy may be the value itself (as with ToolCall); pickling goes
+    # through the constructor, since the default slot-state path sets attributes.
+    def __copy__(self) -> ServerToolCall:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ServerToolCall:
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.type, self.id, self.name, self.status, self._raw))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ServerToolCall):

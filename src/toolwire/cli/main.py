@@ -221,6 +221,9 @@ def _parser() -> argparse.ArgumentParser:
     table = spec_commands.add_parser("table", help="print every wire format as a Markdown table")
     table.add_argument("--bundled", action="store_true",
                        help="the bundled specs only, ignoring TOOLWIRE_SPEC_PATH (docs/formats.md)")
+    from .batch import add_parser as add_batch_parser
+
+    add_batch_parser(commands)
     return parser
 
 
@@ -271,6 +274,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     try:
         if args.command == "specs" and args.specs_command == "check":
             return _cmd_specs_check(args, out)
+        if args.command == "batch":
+            from .batch import run as run_batch
+
+            return run_batch(args, out)
         registry = Registry.default()
         if args.command == "extract":
             return _cmd_extract(args, registry, out)

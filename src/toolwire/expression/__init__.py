@@ -12,13 +12,14 @@ Modules: :mod:`.compiler` (parse, portability check, :class:`Expression`),
 
 from __future__ import annotations
 
-from .closures import element_of, field_of, path_steps
+from .closures import NotJSONError, element_of, field_of, path_steps
 from .compiler import EvaluationError, Expression, ExpressionError, compile_expression
 
 __all__ = [
     "EvaluationError",
     "Expression",
     "ExpressionError",
+    "NotJSONError",
     "compile_expression",
     "element_of",
     "field_of",

@@ -34,8 +34,15 @@ from .functions import FUNCTIONS, SIGNATURES, call_problem, failed
 from .values import EvaluationError, comparable, equals, is_number, is_true, type_name
 
 __all__ = [
-    "SIGNATURES", "EvaluationError", "Evaluator", "call_problem", "compile_ast", "element_of",
-    "field_of", "path_steps",
+    "SIGNATURES",
+    "EvaluationError",
+    "Evaluator",
+    "NotJSONError",
+    "call_problem",
+    "compile_ast",
+    "element_of",
+    "field_of",
+    "path_steps",
 ]
 
 Evaluator = Callable[[Any], Any]
@@ -93,7 +100,7 @@ def _compile_path(steps: Sequence[str | int]) -> Evaluator:
                 if type(d) is dict or isinstance(d, dict):
                     d = d.get(step)
                 else:
-                    return None
+                    return field_of(d, step)
             elif type(d) is list or isinstance(d, list):
                 try:
                     d = d[step]
@@ -125,9 +132,34 @@ def _field_chain(a: str, b: str | None = None, c: str | None = None) -> Evaluato
     return field3
 
 
+class NotJSONError(EvaluationError):
+    """A field was read off a value that is no JSON at all: typically an SDK object left
+    inside a plain dict. JMESPath would call it null and read on — a reply's calls gone
+    without a word — so the expression fails instead, naming the type."""
+
+    def __init__(self, value: Any) -> None:
+        kind = type(value)
+        self.type_name = f"{kind.__module__}.{kind.__qualname__}"
+        super().__init__(
+            f"met a {self.type_name} where JSON was expected (an SDK object inside plain"
+            " data?): pass the SDK's response object itself, or its JSON"
+            " (model_dump(mode='json', by_alias=True))"
+        )
+
+
+_NOT_OBJECTS: Final = (list, str, int, float, type(None))
+
+
 def field_of(value: Any, key: str) -> Any:
-    """A field of any dict (a subclass too), else null: JMESPath's field on one value."""
-    return value.get(key) if isinstance(value, dict) else None
+    """A field of any dict (a subclass too), else null: JMESPath's field on one value.
+
+    Raises :class:`NotJSONError` on a value that is not JSON (see there).
+    """
+    if isinstance(value, dict):
+        return value.get(key)
+    if isinstance(value, _NOT_OBJECTS):
+        return None
+    raise NotJSONError(value)
 
 
 def element_of(value: Any, i: int) -> Any:

@@ -75,11 +75,21 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
             yield entry.arguments
             if entry.id is not None:
                 yield entry.id
+            for _, kept in entry.keep:
+                yield kept
         elif type(entry) is ServerEntry:
             yield entry.id
             yield entry.name
             yield entry.status
-    for extra in (spec.sniff, spec.truncated, spec.finish_reason, spec.stream_event):
+    normalize = spec.normalize
+    extras: tuple[Expression | None, ...] = (
+        spec.sniff, spec.truncated, spec.finish_reason, spec.stream_event
+    )
+    if normalize is not None:
+        extras += (normalize.shape, normalize.detect)
+    if spec.render is not None:
+        extras += tuple(spec.render.expressions.values())
+    for extra in extras:
         if extra is not None:
             yield extra
 

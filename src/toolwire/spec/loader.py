@@ -36,12 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SpecError, SpecProblem
-from ..expression import ExpressionError, compile_expression
+from ..expression import ExpressionError
+from ..expression.portable import compile_spec_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
 from .stream_part import stream_expressions, stream_problems
 from .strict_yaml import Document, escape_pointer
-from .wirespec import KINDS
+from .wirespec import KINDS, render_expressions
 
 __all__ = ["check_wire_document", "read_document"]
 
@@ -124,7 +125,7 @@ def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
     """Compile every expression; locate a failure at the character the parser blamed."""
     for pointer, source in _expressions(doc.data):
         try:
-            compile_expression(source)
+            compile_spec_expression(source)
         except ExpressionError as exc:
             line, col = doc.where(pointer)
             if "\n" not in source:
@@ -139,6 +140,14 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     sniff = data.get("sniff")
     if isinstance(sniff, dict) and isinstance(sniff.get("when"), str):
         yield "/sniff/when", sniff["when"]
+    render = data.get("render")
+    if isinstance(render, dict):
+        yield from render_expressions(render)
+    normalize = data.get("normalize")
+    if isinstance(normalize, dict):
+        for key in ("shape", "detect"):
+            if isinstance(normalize.get(key), str):
+                yield f"/normalize/{key}", normalize[key]
     for i, source in enumerate(_objects(data.get("items"))):
         if isinstance(source.get("select"), str):
             yield f"/items/{i}/select", source["select"]
@@ -151,6 +160,12 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             for key in sorted(_EXPRESSION_KEYS & set(entry)):
                 if isinstance(entry[key], str):
                     yield f"/{kind}/{i}/{key}", entry[key]
+            keep = entry.get("keep")
+            if isinstance(keep, dict):
+                for name, source in keep.items():
+                    if isinstance(source, str):
+                        yield f"/{kind}/{i}/keep/{escape_pointer(name)}", source
+
     yield from stream_expressions(data)
 
 

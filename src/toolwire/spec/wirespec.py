@@ -21,7 +21,9 @@ __all__ = [
     "Entry",
     "IgnoreEntry",
     "Nested",
+    "Normalize",
     "RefuseEntry",
+    "RenderPart",
     "ServerEntry",
     "Source",
     "UnlistedKey",
@@ -58,21 +60,28 @@ class Entry(Record):
 
 
 class CallEntry(Entry):
-    """An item type that is a tool call the client executes."""
+    """An item type that is a tool call the client executes.
 
-    __slots__ = ("arguments", "id", "name")
+    ``keep`` pairs each ``provider_data`` key with the expression that reads it off the
+    item: what the provider needs back with the call on the next turn.
+    """
+
+    __slots__ = ("arguments", "id", "keep", "name")
     name: Expression
     arguments: Expression
     id: Expression | None
+    keep: tuple[tuple[str, Expression], ...]
 
     def __init__(
         self, kind: Kind, index: int, type: str, when: Expression | None,
         name: Expression, arguments: Expression, id: Expression | None,
+        keep: tuple[tuple[str, Expression], ...] = (),
     ) -> None:
         super().__init__(kind, index, type, when)
         setfield(self, "name", name)
         setfield(self, "arguments", arguments)
         setfield(self, "id", id)
+        setfield(self, "keep", keep)
 
 
 class ServerEntry(Entry):
@@ -158,6 +167,67 @@ class Source(Record):
         setfield(self, "nested", nested)
 
 
+class Normalize(Record):
+    """The ``normalize`` part: how an SDK's objects and dumps become this spec's wire JSON.
+
+    ``shape`` must hold on a normalised SDK object (else a part of a reply, or another
+    format's object, was passed); ``detect`` holds on a reply written with the SDK's own
+    keys, which ``aliases`` then rename (never inside the values of ``verbatim`` keys).
+    """
+
+    __slots__ = ("aliases", "call_keys", "detect", "shape", "verbatim")
+    shape: Expression | None
+    detect: Expression | None
+    aliases: Mapping[str, str]
+    verbatim: frozenset[str]
+    call_keys: tuple[str, ...]
+
+    def __init__(
+        self, shape: Expression | None, detect: Expression | None, aliases: Mapping[str, str],
+        verbatim: frozenset[str], call_keys: tuple[str, ...],
+    ) -> None:
+        setfield(self, "shape", shape)
+        setfield(self, "detect", detect)
+        setfield(self, "aliases", aliases)
+        setfield(self, "verbatim", verbatim)
+        setfield(self, "call_keys", call_keys)
+
+
+class RenderPart(Record):
+    """The ``render`` part: templates as written (plain JSON data) and every expression
+    they hold (``text`` and ``${response:…}`` placeholders), compiled by source."""
+
+    __slots__ = ("expressions", "templates")
+    templates: Mapping[str, Any]
+    expressions: Mapping[str, Expression]
+
+    def __init__(self, templates: Mapping[str, Any], expressions: Mapping[str, Expression]) -> None:
+        setfield(self, "templates", templates)
+        setfield(self, "expressions", expressions)
+
+
+def render_expressions(part: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The expressions of a ``render`` part as (JSON pointer, source): its ``text`` and
+    every ``${response:…}`` placeholder (specs/README.md §6)."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [(f"/render/{k}", v) for k, v in part.items()]
+    while stack:
+        pointer, value = stack.pop()
+        if pointer == "/render/text" and isinstance(value, str):
+            found.append((pointer, value))
+        elif isinstance(value, str) and value.startswith("${response:") and value.endswith("}"):
+            found.append((pointer, value[len("${response:"):-1].rstrip("?").strip()))
+        elif isinstance(value, dict):
+            stack.extend((f"{pointer}/{_escape(k)}", v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{i}", v) for i, v in enumerate(value))
+    return sorted(found)
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
 class WireSpec(Record):
     """A loaded, compiled wire spec.
 
@@ -173,7 +243,9 @@ class WireSpec(Record):
         "fast",
         "finish_reason",
         "format",
+        "normalize",
         "path",
+        "render",
         "sniff",
         "sniff_priority",
         "sources",
@@ -195,6 +267,8 @@ class WireSpec(Record):
     sniff_priority: int
     truncated: Expression | None
     finish_reason: Expression | None
+    normalize: Normalize | None
+    render: RenderPart | None
     path: str
     data: Mapping[str, Any]
     fast: dict[bool | None, Any]
@@ -215,6 +289,8 @@ class WireSpec(Record):
         finish_reason: Expression | None = None,
         path: str = "",
         data: Mapping[str, Any] | None = None,
+        normalize: Normalize | None = None,
+        render: RenderPart | None = None,
         fast: dict[bool | None, Any] | None = None,
         stream_event: Expression | None = None,
     ) -> None:
@@ -222,7 +298,8 @@ class WireSpec(Record):
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
             ("unknown_items", unknown_items), ("table", table), ("entries", entries),
             ("sniff", sniff), ("sniff_priority", sniff_priority), ("truncated", truncated),
-            ("finish_reason", finish_reason), ("path", path),
+            ("finish_reason", finish_reason), ("path", path), ("normalize", normalize),
+            ("render", render),
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
             ("stream_event", stream_event),
         ):
@@ -245,15 +322,14 @@ def _type_of(source: Mapping[str, Any]) -> TypeOf:
             for key in keys:
                 if item.get(key) is not None:
                     return key
-            # None of the listed keys: name the item by its first non-null key, so an
+            # None of the listed keys: name the item by its smallest non-null key (code
+            # point order: a JSON object has no key order every parser keeps), so an
             # unknown part is reported (or refused) under a name a reader can look up —
             # but as an UnlistedKey, which no entry matches even where the key is some
             # entry's type: the item stays unknown (specs/README.md §1.1), as in the
             # generated extract (toolwire.wire.fastpath).
-            for key, value in item.items():
-                if value is not None:
-                    return UnlistedKey(key)
-            return None
+            named = [key for key, value in item.items() if value is not None]
+            return UnlistedKey(min(named)) if named else None
 
         return by_key
     type_field = source["type_field"]
@@ -286,6 +362,7 @@ def _entry(kind: Kind, index: int, data: Mapping[str, Any], compiler: Compile) -
             name=compiler(data["name"]),
             arguments=compiler(data["arguments"]),
             id=_optional(data, "id", compiler),
+            keep=tuple((key, compiler(source)) for key, source in (data.get("keep") or {}).items()),
         )
     if kind == "server_side":
         return ServerEntry(
@@ -297,6 +374,26 @@ def _entry(kind: Kind, index: int, data: Mapping[str, Any], compiler: Compile) -
     if kind == "refuse":
         return RefuseEntry(**common, reason=data["reason"])
     return IgnoreEntry(**common)
+
+
+def _normalize(
+    data: Mapping[str, Any], table: Mapping[str, list[Entry]], compiler: Compile
+) -> Normalize | None:
+    part = data.get("normalize")
+    if not part:
+        return None
+    aliases = dict(part.get("aliases") or {})
+    # The SDK's own names of the keys that type a call item (function_call for Gemini's
+    # functionCall): the generated extract steps aside when it meets one (wire.fastpath).
+    call_types = {t for t, entries in table.items() if any(type(e) is CallEntry for e in entries)}
+    call_keys = tuple(sorted(k for k, v in aliases.items() if v in call_types))
+    return Normalize(
+        shape=_optional(part, "shape", compiler),
+        detect=_optional(part, "detect", compiler),
+        aliases=aliases,
+        verbatim=frozenset(part.get("verbatim") or ()),
+        call_keys=call_keys,
+    )
 
 
 def compile_wire_spec(
@@ -343,5 +440,15 @@ def compile_wire_spec(
         finish_reason=_optional(data, "finish_reason", compiler),
         path=path,
         data=data,
+        normalize=_normalize(data, table, compiler),
+        render=_render(data, compiler),
         stream_event=_optional(stream, "event", compiler),
     )
+
+
+def _render(data: Mapping[str, Any], compiler: Compile) -> RenderPart | None:
+    part = data.get("render")
+    if not part:
+        return None
+    sources = render_expressions(part)
+    return RenderPart(part, {source: compiler(source) for _, source in sources})

@@ -19,14 +19,15 @@ ended. It is told two facts about the slice:
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Final, NamedTuple, Protocol
 
+from ..jsontext import scan_at
 from ..toolcall import ToolCall
 
 __all__ = [
     "UNFINISHED",
+    "UNFINISHED_CODE",
     "Grammar",
     "Parsed",
     "decode_json_at",
@@ -38,6 +39,8 @@ UNFINISHED: Final = (
     "the call ends before its closing marker (the reply was cut off, or another call began)"
 )
 """``arguments_error`` of a call whose block ended before its arguments were complete."""
+UNFINISHED_CODE: Final = "call-unfinished"
+"""Its ``arguments_error_code``."""
 
 _JSON_BLANKS: Final = re.compile(r"[ \t\n\r]*+")
 _NAME_FORBIDDEN: Final = frozenset("<>[]{}()\"'`,;=\\")
@@ -65,28 +68,14 @@ def skip_blanks(text: str, pos: int) -> int:
     return match.end() if match else pos
 
 
-class _NonStandard(ValueError):
-    """NaN or ±Infinity met while decoding: not JSON."""
-
-
-def _refuse(name: str) -> Any:
-    raise _NonStandard(f"{name} is not valid JSON")
-
-
-_DECODER: Final = json.JSONDecoder(parse_constant=_refuse)
-
-
 def decode_json_at(text: str, pos: int) -> tuple[Any, int]:
     """One strict JSON value starting exactly at ``pos``: ``(value, end)``.
 
-    Raises :class:`ValueError` for text that is not a JSON value there, for NaN and
-    Infinity, and for nesting deeper than the interpreter's stack allows (hostile
-    brackets end here, not in a crash).
+    Raises :class:`ValueError` for text that is not a JSON value there within the
+    portable limits (NaN, Infinity, 1e400, nesting past 512: specs/README.md §1.4.1),
+    so hostile brackets end here, not in a crash, and every language agrees.
     """
-    try:
-        return _DECODER.raw_decode(text, pos)
-    except RecursionError:
-        raise ValueError("nesting too deep") from None
+    return scan_at(text, pos)
 
 
 def plausible_name(name: str) -> bool:

@@ -12,9 +12,16 @@ the reply was truncated) rather than text the loop never sees.
 
 from __future__ import annotations
 
-from ..arguments import decode_arguments
+from ..arguments import decode_arguments_coded
 from ..toolcall import ToolCall
-from .grammar import UNFINISHED, Parsed, decode_json_at, plausible_name, skip_blanks
+from .grammar import (
+    UNFINISHED,
+    UNFINISHED_CODE,
+    Parsed,
+    decode_json_at,
+    plausible_name,
+    skip_blanks,
+)
 
 __all__ = ["HeadGrammar"]
 
@@ -65,10 +72,10 @@ class HeadGrammar:
         name, call_id = named
         raw, end = self._raw_arguments(chunk, rest, fill)
         if raw == "" and cut and end == len(chunk):
-            call = ToolCall._trusted(name, {}, call_id, True, UNFINISHED)
+            call = ToolCall._trusted(name, {}, call_id, True, UNFINISHED, UNFINISHED_CODE)
         else:
-            arguments, undecodable, error = decode_arguments(raw)
-            call = ToolCall._trusted(name, arguments, call_id, undecodable, error)
+            arguments, undecodable, error, code = decode_arguments_coded(raw)
+            call = ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
         return Parsed([call], end)
 
     def _split(self, chunk: str) -> tuple[int, int] | None:

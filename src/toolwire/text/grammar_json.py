@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..arguments import decode_arguments
+from ..arguments import decode_arguments_coded
 from ..expression import Expression
 from ..toolcall import ToolCall
 from .grammar import Parsed, decode_json_at, skip_blanks
@@ -104,8 +104,8 @@ class JsonGrammar:
             return None  # a function given the wrong type at run time: not a call object
         if not isinstance(name, str) or not name:
             return None
-        arguments, undecodable, error = decode_arguments(raw_arguments)
+        arguments, undecodable, error, code = decode_arguments_coded(raw_arguments)
         if not isinstance(call_id, str):
             call_id = ""
         # The arguments dict comes from this block's own fresh parse: nobody else holds it.
-        return ToolCall._trusted(name, arguments, call_id, undecodable, error)
+        return ToolCall._trusted(name, arguments, call_id, undecodable, error, code)

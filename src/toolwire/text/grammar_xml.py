@@ -24,7 +24,7 @@ from typing import Any
 
 from ..arguments import loads_strict
 from ..toolcall import ToolCall
-from .grammar import UNFINISHED, Parsed, plausible_name
+from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
 from .occurrences import Occurrences
 
 __all__ = ["FunctionTags", "ParameterTags", "XmlGrammar"]
@@ -37,7 +37,11 @@ ParameterTags = tuple[str, str, str | None, str]
 
 
 class _Fault(Exception):
-    """The parameters of one call do not read; the message says why."""
+    """The parameters of one call do not read; ``code`` and the message say why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class XmlGrammar:
@@ -111,11 +115,11 @@ class XmlGrammar:
         self, name: str, chunk: str, occ: Occurrences, start: int, end: int, *, unfinished: bool
     ) -> ToolCall:
         if unfinished:
-            return ToolCall._trusted(name, {}, "", True, UNFINISHED)
+            return ToolCall._trusted(name, {}, "", True, UNFINISHED, UNFINISHED_CODE)
         try:
             arguments = self._parameters(chunk, occ, start, end)
         except _Fault as fault:
-            return ToolCall._trusted(name, {}, "", True, str(fault))
+            return ToolCall._trusted(name, {}, "", True, str(fault), fault.code)
         return ToolCall._trusted(name, arguments, "", False, None)
 
     def _parameters(self, chunk: str, occ: Occurrences, pos: int, end: int) -> dict[str, Any]:
@@ -127,20 +131,20 @@ class XmlGrammar:
             if pos >= end:
                 return arguments
             if not chunk.startswith(opening, pos):
-                raise _Fault("unexpected text between parameters")
+                raise _Fault("text-between-parameters", "unexpected text between parameters")
             key_at = pos + len(opening)
             stop = occ.first(name_end, key_at)
             if stop == -1 or stop + len(name_end) > end:
-                raise _Fault(f"a parameter name has no {name_end!r}")
+                raise _Fault("unclosed-parameter-name", f"a parameter name has no {name_end!r}")
             key = chunk[key_at:stop].strip()
             if not key:
-                raise _Fault("a parameter has an empty name")
+                raise _Fault("empty-parameter-name", "a parameter has an empty name")
             pos = stop + len(name_end)
             if value_open is not None:
                 while pos < end and chunk[pos].isspace():
                     pos += 1
                 if not chunk.startswith(value_open, pos):
-                    raise _Fault(f"parameter {key!r} has no {value_open!r}")
+                    raise _Fault("missing-value-tag", f"parameter {key!r} has no {value_open!r}")
                 pos += len(value_open)
             close_at = occ.first(closing, pos)
             next_at = occ.first(opening, pos)

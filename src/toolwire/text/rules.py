@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from ..errors import SpecProblem
 from ..expression import Expression, ExpressionError, compile_expression
+from ..expression.portable import compile_spec_expression
 from ..spec import Document, escape_pointer
 from .layout import expressions, markers, objects
 from .templates import Template, TemplateError, parse_template
@@ -174,7 +175,7 @@ def _expressions(
                     compiled[f"/payload/{i}/{key}"] = compile_expression(default)
     for pointer, source in expressions(data):
         try:
-            compiled[pointer] = compile_expression(source)
+            compiled[pointer] = compile_spec_expression(source)
         except ExpressionError as exc:
             line, col = doc.where(pointer)
             if "\n" not in source:

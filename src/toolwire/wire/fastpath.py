@@ -30,10 +30,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ..arguments import decode_arguments
+from ..arguments import decode_arguments_coded
 from ..expression import element_of, field_of, path_steps
 from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
-from ..toolcall import ToolCall, copy_json, id_text
+from ..toolcall import ToolCall, copy_json
+from .interpreter import any_id_text
 
 __all__ = ["FastExtract", "build_fast_extract", "source_code"]
 
@@ -154,14 +155,33 @@ def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
         read("cid", entry.id, depth + 1)
         w.line(depth + 1, "if type(cid) is not str:")
         w.line(depth + 2, "cid = _id_text(cid)")
+    if entry.keep:
+        w.line(depth + 1, "pd = {}")
+        for key, expression in entry.keep:
+            w.value(depth + 1, "v", expression, subject)
+            w.line(depth + 1, "if v is not None:")
+            w.line(depth + 2, f"pd[{key!r}] = _copy(v)")
+        w.line(depth + 1, "if not pd:")
+        w.line(depth + 2, "pd = None")
+    else:
+        w.line(depth + 1, "pd = None")
     # decode_arguments returns an object as it is, to be copied: do that without the call.
+    # The raw arguments are kept as sent: the owned copy of an object, a string itself.
     w.line(depth + 1, "if type(raw) is dict:")
-    w.line(depth + 2, "append(_trusted(name, _copy(raw), cid, False, None))")
+    w.line(depth + 2, "args = _copy(raw)")
+    w.line(depth + 2, "append(_trusted(name, args, cid, False, None, None, args, pd, index))")
     w.line(depth + 1, "else:")
-    w.line(depth + 2, "args, bad, err = _decode(raw)")
+    w.line(depth + 2, "args, bad, err, code = _decode(raw)")
     w.line(depth + 2, "if args is raw:")
-    w.line(depth + 3, "args = _copy(raw)")
-    w.line(depth + 2, "append(_trusted(name, args, cid, bad, err))")
+    w.line(depth + 3, "args = kr = _copy(raw)")
+    w.line(depth + 2, "elif raw is None or type(raw) is str:")
+    w.line(depth + 3, "kr = raw")
+    w.line(depth + 2, "else:")
+    w.line(depth + 3, "kr = _copy(raw)")
+    w.line(depth + 2, "append(_trusted(name, args, cid, bad, err, code, kr, pd, index))")
+    # A str subclass (an SDK's str enum) is a name to the walk: let it answer.
+    w.line(depth, "elif isinstance(name, str):")
+    w.line(depth + 1, "return None")
 
 
 def _entry_code(w: _Writer, depth: int, entry: Entry, subject: str) -> None:
@@ -226,6 +246,12 @@ def _by_key_code(
     for key in chain:
         w.line(depth, f"{keyword} {subject}.get({key!r}) is not None:")
         _action(w, depth + 1, spec, key, subject, unknown)
+        keyword = "elif"
+    # A call written with the SDK's own key (google-genai's function_call): the walk
+    # renames the reply's keys (the spec's normalize part) and answers.
+    for key in spec.normalize.call_keys if spec.normalize is not None else ():
+        w.line(depth, f"{keyword} {subject}.get({key!r}) is not None:")
+        w.line(depth + 1, "return None")
         keyword = "elif"
     if unknown != "pass":
         if chain:
@@ -304,7 +330,7 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
             w.line(4, "items = (items,)")
         w.line(3, "else:")
         w.line(4, "return None")
-        w.line(2, "for item in items:")
+        w.line(2, "for index, item in enumerate(items):")
         w.line(3, "if type(item) is not dict:")
         w.line(4, "return None")
         _dispatch_code(w, 3, spec, data, "item", refuse_unknown)
@@ -319,6 +345,9 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
             w.line(4, "for child in children:")
             w.line(5, "if type(child) is not dict:")
             w.line(6, "return None")
+            for inner in source.nested:  # a child that would nest again: the walk refuses it
+                w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
+                w.line(6, "return None")
             _dispatch_code(w, 5, spec, data, "child", refuse_unknown)
     # An expression that failed, or a value that was unhashable: the interpreter knows
     # which error to raise, and where.
@@ -333,11 +362,12 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
     text, constants = source_code(spec, refuse_unknown)
     namespace: dict[str, Any] = {
         "__builtins__": {"type": type, "dict": dict, "list": list, "str": str, "len": len,
-                         "Exception": Exception},
+                         "Exception": Exception, "enumerate": enumerate,
+                         "isinstance": isinstance},
         "_get": field_of,
         "_index": element_of,
-        "_id_text": id_text,
-        "_decode": decode_arguments,
+        "_id_text": any_id_text,
+        "_decode": decode_arguments_coded,
         "_copy": copy_json,
         "_trusted": ToolCall._trusted,
         **constants,

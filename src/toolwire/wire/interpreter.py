@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..arguments import decode_arguments, loads_strict
+from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
+from ..expression import NotJSONError
 from ..reply import ItemRecord, Reply, SkippedItem
 from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
 from ..toolcall import ServerToolCall, ToolCall, copy_json, id_text
@@ -31,8 +32,15 @@ _Walked = tuple[int, Any, dict[str, Any], Any]
 """(top-level item index, location key, item, item type) for one item."""
 
 
-def coerce_response(data: Any, format: str | None) -> dict[str, Any]:
-    """The response as a JSON object: a dict as given, or JSON text (str/bytes) parsed."""
+_JSON_SCALARS = (str, int, float, list, tuple, type(None))
+
+
+def coerce_response(
+    data: Any, format: str | None, spec: WireSpec | None = None
+) -> dict[str, Any]:
+    """The response as a JSON object: a dict as given, JSON text (str/bytes) parsed, or an
+    SDK's response object as the wire JSON of ``spec``'s format
+    (:mod:`toolwire.interop.objects`, loaded only for such objects)."""
     if isinstance(data, dict):
         return data
     if isinstance(data, (bytes, bytearray, memoryview)):
@@ -48,15 +56,36 @@ def coerce_response(data: Any, format: str | None) -> dict[str, Any]:
             raise MalformedResponse(format, f"response is not JSON: {exc}") from None
         if isinstance(data, dict):
             return data
+    elif not isinstance(data, _JSON_SCALARS):
+        from ..interop.objects import to_wire_json
+
+        return to_wire_json(data, spec, format)
     kind = "null" if data is None else type(data).__name__
     raise MalformedResponse(format, f"a response must be a JSON object, not {kind}")
+
+
+def _response(spec: WireSpec, data: Any) -> dict[str, Any]:
+    """The response as the spec's wire JSON (see :func:`coerce_response`); a dict written
+    with an SDK's own keys (the spec's ``normalize.detect``) renamed to the wire's."""
+    response = coerce_response(data, spec.format, spec)
+    normalize = spec.normalize
+    if normalize is not None and normalize.detect is not None:
+        try:
+            detected = normalize.detect.evaluate(response) is True
+        except NotJSONError as exc:  # an SDK object inside the dict, met by the predicate
+            raise MalformedResponse(spec.format, str(exc)) from None
+        if detected:
+            from ..interop.objects import normalised
+
+            response = normalised(spec, response)
+    return response
 
 
 def refuse_stream_event(spec: WireSpec, response: dict[str, Any]) -> None:
     """A stream event handed to read() fails loudly instead of reading as "no calls".
 
     The spec's ``stream.event`` predicate says what one event of its stream looks like
-    (specs/README.md §5.9): a Chat Completions chunk holds its calls under ``delta``, so
+    (specs/README.md §6.9): a Chat Completions chunk holds its calls under ``delta``, so
     reading it as a response would answer ``[]`` on a reply that held calls.
     """
     event = spec.stream_event
@@ -92,9 +121,16 @@ def _listed(spec: WireSpec, value: Any, single: bool, what: str) -> list[Any]:
 def _require_object(spec: WireSpec, item: Any, index: int, key: Any) -> None:
     """Items are JSON objects; anything else is a malformed response, named by place."""
     if type(item) is not dict:
+        kind = type(item)
+        shown = kind.__name__
+        if kind.__module__ != "builtins" and not isinstance(item, (list, str, int, float)):
+            shown = (
+                f"{kind.__module__}.{kind.__qualname__} (an SDK object inside plain data: pass"
+                " the SDK's response object itself, or its JSON)"
+            )
         raise MalformedResponse(
             spec.format,
-            f"item is a {type(item).__name__}, not an object",
+            f"item is a {shown}, not an object",
             item_index=index,
             location=_location(spec, key),
         )
@@ -118,7 +154,23 @@ def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
                 for child_index, child in enumerate(children):
                     child_key = (source_index, index, nested_index, child_index)
                     _require_object(spec, child, index, child_key)
+                    _refuse_grandchildren(spec, source.nested, child, index, child_key)
                     yield index, child_key, child, type_of(child)
+
+
+def _refuse_grandchildren(
+    spec: WireSpec, nested: tuple[Any, ...], child: dict[str, Any], index: int, key: Any
+) -> None:
+    """``nested`` walks one level (specs/README.md §1.3): a child that would itself be
+    walked is refused, so a call one level further down is never silently lost."""
+    for entry in nested:
+        if entry.when.evaluate(child) is True:
+            raise MalformedResponse(
+                spec.format,
+                "a nested item's own `when` holds, but nested items are walked one level only",
+                item_index=index,
+                location=_location(spec, key),
+            )
 
 
 def _match(spec: WireSpec, item: dict[str, Any], item_type: Any) -> Entry | None:
@@ -155,27 +207,57 @@ def _classified(
 
 
 def _guarded(spec: WireSpec, error: ValueError) -> MalformedResponse:
+    if isinstance(error, NotJSONError):  # not the spec's fault: the data is not JSON
+        return MalformedResponse(spec.format, str(error))
     return MalformedResponse(spec.format, f"an expression of the spec failed: {error}")
 
 
-def _call(entry: CallEntry, item: dict[str, Any]) -> ToolCall | str:
-    """The item's call, or the reason it yields none."""
+def _call(entry: CallEntry, item: dict[str, Any], index: int | None) -> ToolCall | str:
+    """The item's call, or the reason it yields none.
+
+    The call records its raw arguments exactly as sent (a decoded object shares the
+    owned copy ``arguments`` holds: neither is handed out uncopied), the ``keep``
+    fields of its entry, and ``index``, where its item stands in the reply.
+    """
     name = entry.name.evaluate(item)
     if type(name) is not str or not name:
-        return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
+        if isinstance(name, str) and name:  # a str subclass (an SDK's str enum) is text
+            name = str.__str__(name)
+        else:
+            return "no usable name" if name in (None, "") else f"name is a {type(name).__name__}"
     raw = entry.arguments.evaluate(item)
-    arguments, undecodable, error = decode_arguments(raw)
+    arguments, undecodable, error, code = decode_arguments_coded(raw)
     if arguments is raw:
-        arguments = copy_json(raw)
+        arguments = kept_raw = copy_json(raw)
+    else:
+        kept_raw = raw if raw is None or type(raw) is str else copy_json(raw)
     call_id: Any = entry.id.evaluate(item) if entry.id is not None else None
     if type(call_id) is not str:
-        call_id = id_text(call_id)
-    return ToolCall._trusted(name, arguments, call_id, undecodable, error)
+        call_id = any_id_text(call_id)
+    provider_data = kept(entry, item) if entry.keep else None
+    return ToolCall._trusted(
+        name, arguments, call_id, undecodable, error, code, kept_raw, provider_data, index
+    )
+
+
+def any_id_text(value: Any) -> str:
+    """:func:`id_text`, with a str subclass (an SDK's str enum) read as its text."""
+    return str.__str__(value) if isinstance(value, str) else id_text(value)
+
+
+def kept(entry: CallEntry, item: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry's ``keep`` fields of one item (null ones left out), or None if none."""
+    data = {}
+    for key, expression in entry.keep:
+        value = expression.evaluate(item)
+        if value is not None:
+            data[key] = copy_json(value)
+    return data or None
 
 
 def locate(spec: WireSpec, data: Any, strict: bool | None = None) -> list[dict[str, Any]]:
     """The raw call items the client must execute, in response order, unparsed."""
-    response = coerce_response(data, spec.format)
+    response = _response(spec, data)
     refuse_stream_event(spec, response)
     try:
         return [
@@ -195,7 +277,7 @@ def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolC
     The spec's generated extract function (:mod:`toolwire.wire.fastpath`) answers the regular
     case; when it declines (``None``), the walk below answers, or raises the exact error.
     """
-    response = data if type(data) is dict else coerce_response(data, spec.format)
+    response = data if type(data) is dict else coerce_response(data, spec.format, spec)
     fast = spec.fast.get(strict)
     if fast is None:
         fast = _build_fast(spec, strict)
@@ -209,12 +291,14 @@ def extract(spec: WireSpec, data: Any, strict: bool | None = None) -> list[ToolC
 
 def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> list[ToolCall]:
     """:func:`extract` by walking the spec's tables: the semantics the fast path follows."""
+    if spec.normalize is not None and spec.normalize.detect is not None:
+        response = _response(spec, response)
     refuse_stream_event(spec, response)
     calls: list[ToolCall] = []
     try:
-        for _, _, item, _, entry in _classified(spec, response, strict):
+        for index, _, item, _, entry in _classified(spec, response, strict):
             if type(entry) is CallEntry:
-                call = _call(entry, item)
+                call = _call(entry, item, index)
                 if type(call) is ToolCall:
                     calls.append(call)
     except ToolwireError:
@@ -234,12 +318,15 @@ def _build_fast(spec: WireSpec, strict: bool | None) -> FastExtract:
 
 
 def _text(value: Any) -> str | None:
-    return value if type(value) is str else None
+    """A string value as plain text (a str subclass, such as an SDK's enum, included)."""
+    if type(value) is str:
+        return value
+    return str.__str__(value) if isinstance(value, str) else None
 
 
 def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
     """Everything at once: calls, server-side calls, truncation, unknown and skipped items."""
-    response = coerce_response(data, spec.format)
+    response = _response(spec, data)
     refuse_stream_event(spec, response)
     calls: list[ToolCall] = []
     server_calls: list[ServerToolCall] = []
@@ -257,7 +344,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
                 continue
             records.append(ItemRecord(index, _location(spec, key), shown, entry.kind, entry.index))
             if type(entry) is CallEntry:
-                call = _call(entry, item)
+                call = _call(entry, item, index)
                 if type(call) is ToolCall:
                     calls.append(call)
                 else:
@@ -284,7 +371,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
         calls=tuple(calls),
         server_calls=tuple(server_calls),
         truncated=truncated,
-        finish_reason=finish if type(finish) is str else None,
+        finish_reason=_text(finish),
         unknown_types=tuple(unknown),
         skipped=tuple(skipped),
         items=tuple(records),
@@ -301,7 +388,7 @@ def from_item(spec: WireSpec, raw_item: Any) -> ToolCall | None:
             if type(entry) is RefuseEntry:
                 raise UnmappedCall(spec.format, 0, entry.type, entry.reason)
             if type(entry) is CallEntry:
-                call = _call(entry, raw_item)
+                call = _call(entry, raw_item, None)
                 if type(call) is ToolCall:
                     return call
     except ToolwireError:

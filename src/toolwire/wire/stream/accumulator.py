@@ -4,7 +4,7 @@ It rebuilds a read-equivalent response document from the events with the format'
 ``stream:`` rules (:mod:`.engine`) and, at :meth:`Accumulator.reply`, runs the unchanged
 wire spec on it — classification, argument decoding, truncation and finish reason stay in
 one place. While the stream runs, :meth:`Accumulator.feed` hands out what became ready
-under the format's ready policy (specs/README.md §5.6): a call only once the format proves
+under the format's ready policy (specs/README.md §6.6): a call only once the format proves
 it complete, never on a guess.
 """
 
@@ -316,7 +316,8 @@ class Accumulator:
         if source is None or type(slot.item) is not dict:
             return None
         assert self._spec is not None
-        return classify(self._spec, source, slot.item, self._strict)
+        index = slot.position if slot.position >= 0 else None
+        return classify(self._spec, source, slot.item, self._strict, index)
 
     def _complete(self, stream: CompiledStream, updates: list[StreamUpdate]) -> None:
         engine = self._engine

@@ -80,9 +80,13 @@ def _text(value: Any) -> str | None:
 
 
 def classify(
-    spec: WireSpec, source_index: int, item: dict[str, Any], strict: bool | None
+    spec: WireSpec, source_index: int, item: dict[str, Any], strict: bool | None,
+    index: int | None = None,
 ) -> StreamUpdate | None:
-    """The update one closed item makes, or None (ignored, or a call without a name)."""
+    """The update one closed item makes, or None (ignored, or a call without a name).
+
+    ``index`` is the item's position in its list, as ``read()`` reports it (``item_index``).
+    """
     item_type = spec.sources[source_index].type_of(item)
     shown = str(item_type) if isinstance(item_type, str) else None
     entry = _match(spec, item, item_type)
@@ -95,7 +99,7 @@ def classify(
     if type(entry) is RefuseEntry:
         return StreamUpdate("refused", item_type=shown, reason=entry.reason)
     if type(entry) is CallEntry:
-        call = interpreter._call(entry, item)
+        call = interpreter._call(entry, item, index)
         return StreamUpdate("call", call=call) if type(call) is ToolCall else None
     if type(entry) is ServerEntry:
         server_id = entry.id.evaluate(item)

@@ -1,0 +1,32 @@
+"""Batch reading of recorded replies: one record → flat rows, a stable schema, the CLI's engine.
+
+The face of the subpackage: :func:`rows` (one record → rows, never raising on a bad
+record), the column schema (:data:`COLUMNS`, :data:`SCHEMA_VERSION`) and
+:func:`run_batch`, which ``toolwire batch`` runs. Spark's entry point is
+:mod:`toolwire.spark`. Nothing here is imported by ``import toolwire``.
+"""
+
+from __future__ import annotations
+
+from .records import LineReader, Tally
+from .rows import compact_rows, reply_rows, rows, tools_supported
+from .run import Progress, cpu_count, run_batch
+from .schema import COLUMNS, KINDS, NAMES, SCHEMA_VERSION, Column, empty_row
+
+__all__ = [
+    "COLUMNS",
+    "KINDS",
+    "NAMES",
+    "SCHEMA_VERSION",
+    "Column",
+    "LineReader",
+    "Progress",
+    "Tally",
+    "compact_rows",
+    "cpu_count",
+    "empty_row",
+    "reply_rows",
+    "rows",
+    "run_batch",
+    "tools_supported",
+]

@@ -1,0 +1,189 @@
+"""Logged lines → rows, in chunks: the work a batch worker process does.
+
+A line of a log is either the reply body itself or a JSON object holding it in a field
+(``--field response``, dotted for nesting: ``response.body``), maybe beside the record's
+format, the request's tool list and an id. Each line gives exactly one summary row,
+whatever is wrong with it, so the count of lines in always equals the count of summary
+rows out; :class:`Tally` keeps the counts the CLI's summary table shows and checks that.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .._record import Record, setfield
+from .rows import _dumps, compact_rows
+
+__all__ = ["Chunk", "Done", "LineReader", "Tally", "process_chunk"]
+
+
+class LineReader(Record):
+    """How to find a record's parts in one line; the fields are dotted paths or None."""
+
+    __slots__ = ("field", "format", "format_field", "id_field", "strict", "tools_field")
+    field: str | None
+    format: str | None
+    format_field: str | None
+    tools_field: str | None
+    id_field: str | None
+    strict: bool | None
+
+    def __init__(
+        self,
+        field: str | None = None,
+        format: str | None = None,
+        format_field: str | None = None,
+        tools_field: str | None = None,
+        id_field: str | None = None,
+        strict: bool | None = None,
+    ) -> None:
+        setfield(self, "field", field)
+        setfield(self, "format", format)
+        setfield(self, "format_field", format_field)
+        setfield(self, "tools_field", tools_field)
+        setfield(self, "id_field", id_field)
+        setfield(self, "strict", strict)
+
+    @property
+    def whole_line(self) -> bool:
+        """The line is the reply body itself (no field of it to pick)."""
+        return not (self.field or self.format_field or self.tools_field or self.id_field)
+
+    def rows(self, line: bytes, record_id: str) -> list[dict[str, Any]]:
+        """The compact rows of one line; never raises on a bad line."""
+        if self.whole_line:
+            return compact_rows(line, self.format, None, record_id, self.strict)
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            return _bad(record_id, f"the line is not JSON: {exc}")
+        if not isinstance(obj, dict):
+            return _bad(record_id, f"the line is a JSON {type(obj).__name__}, not an object")
+        if self.id_field:  # first: a line with no reply still has its id
+            found = _pick(obj, self.id_field, optional=True)
+            if found is not None:
+                record_id = found if isinstance(found, str) else _dumps(found)
+        try:
+            body = _pick(obj, self.field) if self.field else obj
+            fmt = _pick(obj, self.format_field, optional=True) if self.format_field else None
+            tools = _pick(obj, self.tools_field, optional=True) if self.tools_field else None
+        except LookupError as exc:
+            return _bad(record_id, str(exc.args[0]))
+        if fmt is not None and not isinstance(fmt, str):
+            return _bad(record_id, f"field {self.format_field!r} is a {type(fmt).__name__},"
+                        " not a format name")
+        if body is None:
+            return _bad(record_id, f"field {self.field!r} is null: no reply was logged")
+        return compact_rows(body, fmt or self.format, tools, record_id, self.strict)
+
+
+def _pick(obj: dict[str, Any], path: str, *, optional: bool = False) -> Any:
+    value: Any = obj
+    for step in path.split("."):
+        if not isinstance(value, dict) or step not in value:
+            if optional:
+                return None
+            where = sorted(value)[:8] if isinstance(value, dict) else type(value).__name__
+            raise LookupError(f"no field {path!r} in the line (found: {where})")
+        value = value[step]
+    return value
+
+
+def _bad(record_id: str, message: str) -> list[dict[str, Any]]:
+    return [{"record_id": record_id, "kind": "reply", "error_code": "bad_record",
+             "error_message": message, "tools_checked": False}]
+
+
+class Chunk(Record):
+    """Consecutive lines of one input: ``source`` names it, ``first`` is the first line's number."""
+
+    __slots__ = ("first", "lines", "source")
+    source: str
+    first: int
+    lines: tuple[bytes, ...]
+
+    def __init__(self, source: str, first: int, lines: tuple[bytes, ...]) -> None:
+        setfield(self, "source", source)
+        setfield(self, "first", first)
+        setfield(self, "lines", lines)
+
+
+class Tally:
+    """The counts of a run: records in, rows out by kind, replies by format, errors by code."""
+
+    __slots__ = ("errors", "formats", "kinds", "records", "replies")
+
+    def __init__(self) -> None:
+        self.records = 0  # lines read
+        self.replies = 0  # summary rows written
+        self.kinds: dict[str, int] = {}
+        # format: [replies, calls, server calls, refused, truncated, unreadable]
+        self.formats: dict[str, list[int]] = {}
+        self.errors: dict[str, int] = {}
+
+    def count(self, rows: list[dict[str, Any]]) -> None:
+        kinds = self.kinds
+        for row in rows:
+            kind = row["kind"]
+            kinds[kind] = kinds.get(kind, 0) + 1
+            if kind == "reply":
+                self.replies += 1
+                fmt = row.get("format") or "(unknown)"
+                figures = self.formats.get(fmt)
+                if figures is None:
+                    figures = self.formats[fmt] = [0, 0, 0, 0, 0, 0]
+                figures[0] += 1
+                figures[1] += row.get("n_calls") or 0
+                figures[2] += row.get("n_server_calls") or 0
+                figures[3] += row.get("n_refused") or 0
+                figures[4] += 1 if row.get("truncated") else 0
+                code = row.get("error_code")
+                if code is not None:
+                    figures[5] += 1
+                    self.errors[code] = self.errors.get(code, 0) + 1
+
+    def merge(self, other: Tally) -> None:
+        self.records += other.records
+        self.replies += other.replies
+        for kind, n in other.kinds.items():
+            self.kinds[kind] = self.kinds.get(kind, 0) + n
+        for fmt, figures in other.formats.items():
+            mine = self.formats.setdefault(fmt, [0] * len(figures))
+            for i, n in enumerate(figures):
+                mine[i] += n
+        for code, n in other.errors.items():
+            self.errors[code] = self.errors.get(code, 0) + n
+
+
+class Done(Record):
+    """A processed chunk: its rows (JSON Lines text, or compact dicts) and their tally."""
+
+    __slots__ = ("payload", "tally")
+    payload: Any
+    tally: Tally
+
+    def __init__(self, payload: Any, tally: Tally) -> None:
+        setfield(self, "payload", payload)
+        setfield(self, "tally", tally)
+
+
+def process_chunk(chunk: Chunk, reader: LineReader, as_text: bool) -> Done:
+    """Every line of ``chunk`` as rows: one JSON Lines text, or the row dicts (``as_text``
+    false, for a columnar writer)."""
+    tally = Tally()
+    out: list[Any] = []
+    source = chunk.source
+    number = chunk.first
+    for line in chunk.lines:
+        found = reader.rows(line, f"{source}:{number}")
+        number += 1
+        tally.count(found)
+        if as_text:
+            out.extend(map(_dumps, found))
+        else:
+            out.extend(found)
+    tally.records = len(chunk.lines)
+    if as_text:
+        return Done("\n".join(out) + "\n" if out else "", tally)
+    return Done(out, tally)

@@ -1,0 +1,157 @@
+"""``toolwire batch``: JSON Lines in (plain, gzip, a field), rows out, every line accounted for."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_batch_rows import check_rows_against_read
+
+from toolwire.cli import main
+
+from conformance import cases, each_test
+
+WIRE = [(c.data["format"], t) for _n, c, t in each_test(cases())]
+
+
+def _lines() -> list[str]:
+    """Every conformance reply, then lines that are no reply at all."""
+    return [json.dumps(t["response"]) for _f, t in WIRE] + [
+        "{not json", "", "[1, 2]", '"just text"', json.dumps({"what": "ever"})]
+
+
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    import contextlib
+
+    with contextlib.redirect_stderr(err):
+        code = main(["batch", *argv], out=out)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _read_rows(path: Path) -> list[dict[str, Any]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _by_record(found: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for row in found:
+        grouped.setdefault(row["record_id"], []).append(row)
+    return grouped
+
+
+def test_every_line_gives_its_rows_and_the_counts_are_checked(tmp_path: Path) -> None:
+    lines = _lines()
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = _run(str(source), "--out", str(tmp_path / "out.jsonl"))
+    assert code == 0 and err == ""  # not a terminal: no progress bar
+    found = _read_rows(tmp_path / "out.jsonl")
+    grouped = _by_record(found)
+    assert list(grouped) == [f"{source}:{n}" for n in range(1, len(lines) + 1)]
+    for number, line in enumerate(lines[: len(WIRE)], start=1):  # the CLI sniffs, as read(None)
+        check_rows_against_read(grouped[f"{source}:{number}"], None, line, None)
+    tail = [grouped[f"{source}:{n}"][0] for n in range(len(WIRE) + 1, len(lines) + 1)]
+    assert [r["error_code"] for r in tail] == [
+        "malformed_response", "malformed_response", "malformed_response",
+        "malformed_response", "unknown_format"]
+    assert f"check: {len(lines):,} lines in, {len(lines):,} reply rows out: ok" in out
+    assert "format" in out and "unreadable by code:" in out
+
+
+def test_gzip_input_with_a_field_and_ids_reads_each_line(tmp_path: Path) -> None:
+    source = tmp_path / "logs.jsonl.gz"
+    with gzip.open(source, "wt", encoding="utf-8") as handle:
+        for number, (fmt, test) in enumerate(WIRE):
+            handle.write(json.dumps({"request_id": f"req-{number}", "provider": fmt,
+                                     "response": test["response"]}) + "\n")
+        handle.write(json.dumps({"request_id": "no-reply"}) + "\n")
+        handle.write(json.dumps({"request_id": "null", "response": None}) + "\n")
+    code, out, _err = _run(str(source), "--field", "response", "--format-field", "provider",
+                           "--id-field", "request_id", "--out", str(tmp_path / "o.jsonl.gz"))
+    assert code == 0
+    grouped = _by_record(_read_rows(tmp_path / "o.jsonl.gz"))
+    for number, (fmt, test) in enumerate(WIRE):
+        check_rows_against_read(grouped[f"req-{number}"], fmt, test["response"], None)
+    assert grouped["no-reply"][0]["error_code"] == "bad_record"
+    assert "no field 'response'" in grouped["no-reply"][0]["error_message"]
+    assert grouped["null"][0]["error_code"] == "bad_record"
+    assert f"{len(WIRE) + 2:,} lines in, {len(WIRE) + 2:,} reply rows out: ok" in out
+
+
+def test_two_processes_write_the_same_rows_in_the_same_order(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(_lines() * 3) + "\n", encoding="utf-8")
+    assert _run(str(source), "--out", str(tmp_path / "one.jsonl"))[0] == 0
+    code, out, _err = _run(str(source), "-j", "2", "--out", str(tmp_path / "two.jsonl"))
+    assert code == 0 and "with 2 process(es)" in out
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+
+
+def test_parquet_output_holds_every_row_with_the_schema(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow (the parquet extra) is needed")
+    from toolwire.batch import NAMES
+
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(_lines()) + "\n", encoding="utf-8")
+    assert _run(str(source), "--out", str(tmp_path / "rows.jsonl"))[0] == 0
+    assert _run(str(source), "-j", "--out", str(tmp_path / "rows.parquet"))[0] == 0
+    table = pq.read_table(tmp_path / "rows.parquet")
+    assert tuple(table.column_names) == NAMES
+    expected = [{name: row.get(name) for name in NAMES}
+                for row in _read_rows(tmp_path / "rows.jsonl")]
+    assert table.to_pylist() == expected
+
+
+def test_rows_go_to_stdout_and_the_summary_to_stderr_with_out_dash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps(WIRE[0][1]["response"]) + "\n", encoding="utf-8")
+    assert main(["batch", str(source), "--out", "-"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out.splitlines()[0])["kind"] == "reply"
+    assert "check: 1 lines in, 1 reply rows out: ok" in captured.err
+
+
+def test_a_terminal_shows_a_progress_bar_with_rate_and_eta() -> None:
+    from toolwire.batch import Progress
+    from toolwire.cli.batch import _Bar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    _Bar(screen).show(Progress(5000, 250, 1000, 2.0))
+    shown = screen.getvalue()
+    assert "25%" in shown and "5,000 replies" in shown and "2,500/s" in shown
+    assert "ETA 0:00:06" in shown
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["missing.jsonl", "--out", "o.jsonl"], "missing.jsonl: No such file or directory"),
+        (["IN", "--out", "IN"], "that is one of the inputs"),
+        (["IN", "--out", "o.jsonl", "-j", "-3"], "must be 0 (every core) or more"),
+        (["IN", "--out", "o.jsonl", "--format", "opena"], "--format opena: unknown"),
+        (["IN", "--out", "o.jsonl", "--format", "openai", "--format-field", "f"],
+         "exclude each other"),
+        (["-", "-", "--out", "o.jsonl"], "only once"),
+    ],
+)
+def test_a_bad_command_line_is_one_line_and_exit_2(
+    tmp_path: Path, argv: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "IN").write_text("{}\n", encoding="utf-8")
+    code, _out, err = _run(*argv)
+    assert code == 2
+    assert err.count("\n") == 1 and message in err, err

@@ -1,0 +1,218 @@
+"""Every public value pickles, copies and deep-copies, and ``read`` runs in a process pool.
+
+A ``multiprocessing`` pool ships each result back pickled; a value that does not
+survive that (``ServerToolCall`` once did not, nor an error with keyword fields) hangs
+the pool or garbles the error. The public value types are found through
+``toolwire.__all__``, so a type added there is covered or this test says it is not.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import multiprocessing
+import pickle
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import toolwire
+from toolwire import (
+    ArgumentError,
+    ItemRecord,
+    MalformedResponse,
+    Reply,
+    ServerToolCall,
+    SkippedItem,
+    SpecError,
+    SpecProblem,
+    ToolCall,
+    ToolwireError,
+    UnknownFormat,
+    UnknownItemType,
+    UnmappedCall,
+)
+from toolwire._record import Record
+
+from conformance import cases, each_test
+
+# Public classes that are not values: they hold compiled code, not data.
+NOT_VALUES = {
+    "Registry": "a set of compiled specs (a service, rebuilt per process from its folders)",
+    "Accumulator": "a running stream's state (like an open parser); what it yields, StreamUpdate and Reply, pickle",
+}
+
+WIRE_TESTS = list(each_test(cases()))
+
+
+def _read_case(test: dict[str, Any], fmt: str | None) -> Reply | ToolwireError:
+    try:
+        return toolwire.read(fmt, test["response"], strict=test.get("strict"))
+    except ToolwireError as exc:
+        return exc
+
+
+def _walk(value: object) -> Iterator[object]:
+    """The value and every public value inside it (a reply's calls, an error's reply…)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        yield item
+        if isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif isinstance(item, Record):
+            stack.extend(getattr(item, name) for name in item._fields)
+        elif isinstance(item, ToolwireError):
+            stack.extend(vars(item).values())
+        elif isinstance(item, ToolCall):
+            stack.extend(item.arguments_errors)
+
+
+def _made_by_hand() -> list[object]:
+    rich_call = ToolCall(
+        "get_weather", {"city": "Paris", "days": [1, 2]}, "call_1",
+        raw_arguments='{"city": "Paris", "days": [1, 2]}', provider_data={"thoughtSignature": "s"},
+        item_index=3, arguments_invalid=True,
+        arguments_errors=(ArgumentError("/days/0", "type", "must be a string"),),
+        unknown_tool=True, incomplete=True, arguments_error_code="x",
+    )
+    server = ServerToolCall("web_search_call", "ws_1", "web_search", "completed",
+                            {"type": "web_search_call", "action": {"query": "paris"}})
+    return [
+        rich_call,
+        ToolCall.from_raw("f", '{"a": ', "c"),
+        ToolCall("g", {}, synthetic=True),
+        server,
+        ArgumentError("", "required", "'city' is a required property"),
+        ItemRecord(0, "/output/0", "function_call", "calls", 0),
+        SkippedItem(1, "/output/1", "function_call", "no name"),
+        SpecProblem("spec.yaml", 3, 5, "/calls/0", "unknown key", "unknown-key"),
+        Reply("responses", (rich_call,), (server,), True, "length", ("x",),
+              (SkippedItem(1, "", None, "r"),), (ItemRecord(0, "", None, "unknown", None),)),
+        ToolwireError("plain"),
+        UnknownFormat("opena", ["openai", "responses"]),
+        UnknownFormat(None, ["openai"]),
+        UnmappedCall("responses", 2, "custom_tool_call", "not mapped", "/output/2"),
+        UnknownItemType("anthropic", 0, "mystery", "unlisted"),
+        MalformedResponse("openai", "not an object", 1, "function", "/choices/0"),
+        SpecError([SpecProblem("a.yaml", 1, 1, "", "bad", "bad-expression")]),
+        toolwire.StreamUpdate("call", call=rich_call),
+        toolwire.StreamUpdate("finished", finish_reason="stop"),
+        toolwire.IncompleteStream("openai", Reply("openai", (rich_call,)), 1, None, 3),
+        toolwire.StreamError("anthropic", "overloaded_error", "Overloaded", None, 4),
+        toolwire.MalformedStream("anthropic", "spliced", 2, "start"),
+        toolwire.UnsupportedStream("gemini", "partialArgs", 0),
+    ]
+
+
+def _samples() -> list[object]:
+    found = _made_by_hand()
+    for _name, case, test in WIRE_TESTS:
+        found.extend(_walk(_read_case(test, case.data["format"])))
+    return found
+
+
+SAMPLES = _samples()
+PUBLIC_CLASSES = sorted(
+    name for name in toolwire.__all__
+    if isinstance(getattr(toolwire, name), type) and name not in NOT_VALUES
+)
+
+
+def _same(left: object, right: object) -> bool:
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, BaseException):
+        assert isinstance(right, BaseException)
+        return left.args == right.args and vars(left) == vars(right) and str(left) == str(right)
+    if left != right:
+        return False
+    to_dict = getattr(left, "to_dict", None)
+    return to_dict is None or bool(to_dict() == right.to_dict())  # type: ignore[attr-defined]
+
+
+ROUND_TRIPS: dict[str, Callable[[object], object]] = {
+    **{
+        f"pickle-{p}": functools.partial(
+            lambda v, p: pickle.loads(pickle.dumps(v, protocol=p)), p=p
+        )
+        for p in range(2, pickle.HIGHEST_PROTOCOL + 1)
+    },
+    "copy": copy.copy,
+    "deepcopy": copy.deepcopy,
+}
+
+
+@pytest.mark.parametrize("name", PUBLIC_CLASSES)
+def test_every_public_value_type_pickles_copies_and_deep_copies(name: str) -> None:
+    cls = getattr(toolwire, name)
+    mine = [s for s in SAMPLES if type(s) is cls]
+    assert mine, (
+        f"toolwire.{name} is public but no sample of it is here: add one to _made_by_hand()"
+        " (every public value must pickle) or, if it is no value, to NOT_VALUES with why"
+    )
+    for sample in mine:
+        for how, trip in ROUND_TRIPS.items():
+            back = trip(sample)
+            assert _same(sample, back), f"{name} changed through {how}: {sample!r} -> {back!r}"
+
+
+def test_the_public_classes_are_found_and_the_exceptions_are_public() -> None:
+    assert {"ToolCall", "ServerToolCall", "Reply", "UnmappedCall"} <= set(PUBLIC_CLASSES)
+    assert set(NOT_VALUES) <= set(toolwire.__all__)
+
+
+def test_the_samples_hold_server_calls_and_unmapped_calls_from_the_conformance_replies() -> None:
+    from_cases = [v for _n, c, t in WIRE_TESTS for v in _walk(_read_case(t, c.data["format"]))]
+    assert any(isinstance(v, ServerToolCall) for v in from_cases)
+    assert any(isinstance(v, UnmappedCall) for v in from_cases)
+
+
+def test_a_deep_copy_of_a_reply_with_server_calls_is_equal_and_independent() -> None:
+    replies = [r for _n, c, t in WIRE_TESTS
+               if isinstance(r := _read_case(t, c.data["format"]), Reply) and r.server_calls]
+    assert replies
+    for reply in replies:
+        twin = copy.deepcopy(reply)
+        assert twin == reply
+        raw = twin.server_calls[0].raw
+        if isinstance(raw, dict):
+            raw["tampered"] = True
+            assert "tampered" not in reply.server_calls[0].raw
+
+
+def test_a_pickled_error_keeps_its_fields_notes_and_class() -> None:
+    error = UnmappedCall("responses", 2, "custom_tool_call", "not mapped", "/output/2")
+    error.add_note("seen in batch 7")
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is UnmappedCall
+    assert (back.format, back.item_index, back.item_type, back.reason, back.location) == (
+        "responses", 2, "custom_tool_call", "not mapped", "/output/2")
+    assert back.__notes__ == ["seen in batch 7"]
+    assert back.to_dict() == error.to_dict()
+    unknown = pickle.loads(pickle.dumps(UnknownFormat("opena", ["openai"])))
+    assert (unknown.format, unknown.known) == ("opena", ("openai",))
+
+
+def test_read_runs_in_a_spawn_process_pool_as_in_process() -> None:
+    with_server = [(c.data["format"], t) for _n, c, t in WIRE_TESTS
+                   if isinstance(r := _read_case(t, c.data["format"]), Reply) and r.server_calls]
+    failing = [(c.data["format"], t) for _n, c, t in WIRE_TESTS
+               if isinstance(_read_case(t, c.data["format"]), ToolwireError)]
+    assert len(with_server) >= 3 and failing
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        pending = [pool.apply_async(toolwire.read, (fmt, test["response"]),
+                                    {"strict": test.get("strict")})
+                   for fmt, test in with_server]
+        for (fmt, test), result in zip(with_server, pending, strict=True):
+            got = result.get(timeout=120)  # a value that does not pickle used to hang here
+            assert _same(got, toolwire.read(fmt, test["response"], strict=test.get("strict")))
+        for fmt, test in failing:
+            expected = _read_case(test, fmt)
+            result = pool.apply_async(toolwire.read, (fmt, test["response"]),
+                                      {"strict": test.get("strict")})
+            with pytest.raises(ToolwireError) as caught:
+                result.get(timeout=120)
+            assert _same(caught.value, expected)

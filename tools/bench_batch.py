@@ -1,0 +1,155 @@
+"""Benchmark of ``toolwire batch`` (issue 15): replies/s per core, -j scaling, overhead, memory.
+
+On a JSON Lines file of realistic mixed-format replies (the bodies of
+``tools/bench_replies.py``: seven formats, 0 to 3 calls, reasoning and text around them,
+with truncated replies, server calls and unreadable lines mixed in), it times, as fresh
+processes in interleaved rounds (median):
+
+* a bare loop: ``for line in file: toolwire.read(None, line)`` — the floor;
+* ``toolwire batch FILE --out OUT`` with one process, and with ``-j 2`` (or ``-j N``);
+
+and reports replies/s, replies/s per core, ``-j N`` against one process (target: at least
+1.7x for ``-j 2``), one process against the bare loop (at most 1.3x), and each run's peak
+memory (max RSS) on the full input and on a quarter of it: flat means the same (at most
+1.2x). The load average is printed too: other work on the machine skews the -j figures.
+
+Run: ``python tools/bench_batch.py`` (``--replies N``, ``--rounds R``, ``--jobs N``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_replies import BUILDERS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The share of each format in a gateway's traffic, and of call counts per reply.
+FORMATS = (("openai", 35), ("responses", 20), ("anthropic", 20), ("gemini", 10),
+           ("bedrock", 5), ("ollama", 5), ("cohere", 5))
+CALLS = ((0, 45), (1, 35), (2, 12), (3, 8))
+
+BARE_LOOP = """
+import sys, toolwire
+read, Error = toolwire.read, toolwire.ToolwireError
+with open(sys.argv[1], "rb") as handle:
+    for line in handle:
+        try:
+            read(None, line)
+        except Error:
+            pass
+"""
+
+
+def _weighted(rng: random.Random, table: tuple[tuple[Any, int], ...]) -> Any:
+    return rng.choices([v for v, _w in table], weights=[w for _v, w in table])[0]
+
+
+def _reply(rng: random.Random, index: int) -> str:
+    """One logged line: a body as the provider sent it, sometimes cut, sometimes broken."""
+    fmt = _weighted(rng, FORMATS)
+    body = BUILDERS[fmt](_weighted(rng, CALLS))
+    body["id"] = f"{body.get('id', 'r')}-{index}"
+    luck = rng.random()
+    if luck < 0.02 and fmt == "openai" and body["choices"][0]["message"].get("tool_calls"):
+        choice = body["choices"][0]
+        choice["finish_reason"] = "length"
+        call = choice["message"]["tool_calls"][-1]["function"]
+        call["arguments"] = call["arguments"][: len(call["arguments"]) // 2]
+    elif luck < 0.03 and fmt == "responses":
+        body["output"].insert(0, {"id": f"ws_{index}", "type": "web_search_call",
+                                  "status": "completed",
+                                  "action": {"type": "search", "query": "weather in Paris"}})
+    elif luck < 0.032:
+        return json.dumps(body)[:200]  # a line cut by the logger: unreadable
+    return json.dumps(body, ensure_ascii=False)
+
+
+def write_corpus(path: Path, count: int, seed: int = 15) -> None:
+    rng = random.Random(seed)
+    with path.open("w", encoding="utf-8") as handle:
+        for index in range(count):
+            handle.write(_reply(rng, index) + "\n")
+
+
+def _timed(argv: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB, the process and its reaped workers) of one run."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    started = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    if status != 0:
+        raise SystemExit(f"failed ({status}): {' '.join(argv)}\n{child.stderr.read().decode()}")
+    child.stderr.close()
+    return seconds, usage.ru_maxrss
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replies", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    python = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        full, quarter, out = Path(tmp, "full.jsonl"), Path(tmp, "quarter.jsonl"), Path(tmp, "o")
+        write_corpus(full, args.replies)
+        write_corpus(quarter, args.replies // 4)
+        size = full.stat().st_size
+        runs = {
+            "bare read loop": [python, "-c", BARE_LOOP, str(full)],
+            "batch -j 1": [python, "-m", "toolwire.cli", "batch", str(full), "--out",
+                           f"{out}.jsonl"],
+            f"batch -j {args.jobs}": [python, "-m", "toolwire.cli", "batch", str(full),
+                                      "-j", str(args.jobs), "--out", f"{out}.jsonl"],
+        }
+        seconds: dict[str, list[float]] = {name: [] for name in runs}
+        memory: dict[str, int] = {}
+        for _round in range(args.rounds):
+            for name, command in runs.items():
+                wall, rss = _timed(command)
+                seconds[name].append(wall)
+                memory[name] = max(memory.get(name, 0), rss)
+        small = {name: _timed([a if a != str(full) else str(quarter) for a in command])[1]
+                 for name, command in runs.items()}
+    median = {name: statistics.median(times) for name, times in seconds.items()}
+    n = args.replies
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"toolwire batch on {n:,} mixed-format replies ({size / 1e6:.0f} MB;"
+          f" {args.rounds} interleaved rounds, median), {os.cpu_count()} cores,"
+          f" load average {load} at the end")
+    print(f"{'run':<16} {'seconds':>8} {'replies/s':>10} {'per core':>10} {'max RSS':>9}"
+          f" {'RSS ¼ input':>12}")
+    for name in runs:
+        cores = args.jobs if name.startswith(f"batch -j {args.jobs}") and args.jobs > 1 else 1
+        rate = n / median[name]
+        print(f"{name:<16} {median[name]:>8.2f} {rate:>10,.0f} {rate / cores:>10,.0f}"
+              f" {memory[name] / 1024:>7.0f}MB {small[name] / 1024:>10.0f}MB")
+    scaling = median["batch -j 1"] / median[f"batch -j {args.jobs}"]
+    overhead = median["batch -j 1"] / median["bare read loop"]
+    flat = max(memory[name] / small[name] for name in runs if name.startswith("batch"))
+    verdicts = [
+        (f"-j {args.jobs} against one process", f"{scaling:.2f}x", "≥ 1.7x", scaling >= 1.7),
+        ("one process against a bare read loop", f"{overhead:.2f}x", "≤ 1.3x", overhead <= 1.3),
+        ("peak memory, full input against ¼", f"{flat:.2f}x", "≤ 1.2x", flat <= 1.2),
+    ]
+    for what, figure, target, ok in verdicts:
+        print(f"{'ok  ' if ok else 'MISS'} {what}: {figure} (target {target})")
+    return 0 if all(ok for *_rest, ok in verdicts) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
