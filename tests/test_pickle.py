@@ -40,7 +40,7 @@ from conformance import cases, each_test
 # Public classes that are not values: they hold compiled code, not data.
 NOT_VALUES = {
     "Registry": "a set of compiled specs (a service, rebuilt per process from its folders)",
-    "Accumulator": "a running stream's state (like an open parser); what it yields, StreamUpdate and Reply, pickle",
+    "Accumulator": "a running stream's state, like an open parser (StreamUpdate, Reply pickle)",
 }
 
 WIRE_TESTS = list(each_test(cases()))
