@@ -97,6 +97,7 @@ def _made_by_hand() -> list[object]:
         UnknownItemType("anthropic", 0, "mystery", "unlisted"),
         MalformedResponse("openai", "not an object", 1, "function", "/choices/0"),
         SpecError([SpecProblem("a.yaml", 1, 1, "", "bad", "bad-expression")]),
+        toolwire.RenderError("anthropic", "call 0 (f) has no id"),
         toolwire.StreamUpdate("call", call=rich_call),
         toolwire.StreamUpdate("finished", finish_reason="stop"),
         toolwire.IncompleteStream("openai", Reply("openai", (rich_call,)), 1, None, 3),

@@ -28,7 +28,7 @@ def _compare_reply(reply: toolwire.Reply, expect: dict[str, Any]) -> None:
 
 def _without_provenance(data: dict[str, Any]) -> dict[str, Any]:
     """A Reply's data without raw_arguments: a streamed call's raw arguments are the pieces
-    as they arrived (JSON text), where the full body may hold an object (specs/README.md §6.7)."""
+    as they arrived (JSON text), where the full body may hold an object (specs/README.md §7.7)."""
     calls = [{k: v for k, v in c.items() if k != "raw_arguments"} for c in data["calls"]]
     return {**data, "calls": calls}
 

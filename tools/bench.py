@@ -345,12 +345,69 @@ def bench_text(quick: bool, verdicts: Verdicts) -> None:
     print_table(["format", "input", *(f"{mb} MB" for mb in all_sizes), "slowest/fastest"], lines)
 
 
+MAX_SDK_OBJECT_OVER_BODY = 1.5
+
+# format: (package, how the SDK builds its response object from the body)
+SDK_OBJECTS: dict[str, tuple[str, str]] = {
+    "openai": ("openai", "openai.types.chat:ChatCompletion.construct"),
+    "responses": ("openai", "openai.types.responses:Response.construct"),
+    "anthropic": ("anthropic", "anthropic.types:Message.construct"),
+    "gemini": ("google.genai", "google.genai.types:GenerateContentResponse._from_response"),
+    "ollama": ("ollama", "ollama:ChatResponse.model_validate"),
+    "cohere": ("cohere", "cohere:V2ChatResponse.model_validate"),
+}
+
+
+def _sdk_object(fmt: str, body: dict[str, Any]) -> Any:
+    module, _, attribute = SDK_OBJECTS[fmt][1].partition(":")
+    owner, _, method = attribute.partition(".")
+    build = getattr(getattr(importlib.import_module(module), owner), method)
+    if method == "construct":
+        return build(**body)
+    if method == "_from_response":
+        return build(response=body, kwargs={})
+    return build(body)
+
+
+def bench_sdk_objects(settings: Settings, verdicts: Verdicts) -> None:
+    """Reading an SDK's response object against reading its JSON body (issue 11): the
+    object costs its own ``model_dump`` and little more."""
+    rows = []
+    for fmt, (package, _) in SDK_OBJECTS.items():
+        if importlib.util.find_spec(package.split(".")[0]) is None:
+            verdicts.add("SDK object <= 1.5x body + model_dump", fmt, "not installed", False)
+            continue
+        body = bench_replies.BUILDERS[fmt](8)
+        obj = _sdk_object(fmt, body)
+        group = measure(Group(f"{fmt} object", {
+            "extract(object)": lambda o=obj, f=fmt: toolwire.extract(f, o),
+            "extract(body)": lambda b=body, f=fmt: toolwire.extract(f, b),
+            "model_dump()": lambda o=obj: o.model_dump(),
+        }), settings, settings.rounds)
+        ratio = statistics.median(
+            o / (b + d) for o, b, d in zip(group.samples["extract(object)"],
+                                           group.samples["extract(body)"],
+                                           group.samples["model_dump()"], strict=True)
+        )
+        rows.append([fmt, type(obj).__name__, _us(group.median("extract(object)")),
+                     _us(group.median("extract(body)")), _us(group.median("model_dump()")),
+                     _x(ratio)])
+        verdicts.add("SDK object <= 1.5x body + model_dump", fmt, _x(ratio),
+                     ratio <= MAX_SDK_OBJECT_OVER_BODY)
+    print("\nSDK response objects (8-call realistic replies), medians in microseconds; ratio:"
+          " extract(object) / (extract(body) + model_dump()), per round:")
+    print_table(["format", "object", "extract(object)", "extract(body)", "model_dump()",
+                 "ratio"], rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples: a rough look")
     parser.add_argument("--formats", help="comma-separated formats (default: all bundled)")
     parser.add_argument("--no-text", action="store_true", help="skip tools/bench_text.py")
     parser.add_argument("--no-cli", action="store_true", help="skip the cold processes")
+    parser.add_argument("--no-sdk-objects", action="store_true",
+                        help="skip reading SDK response objects against their bodies")
     args = parser.parse_args(argv)
     settings = (
         Settings(rounds=15, big_rounds=5, sample_ns=200_000, cli_runs=15)
@@ -366,6 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f" samples of ~{settings.sample_ns // 1000} us; gc enabled)\n")
     verdicts = Verdicts()
     notes = bench_formats(formats, settings, verdicts)
+    if not args.no_sdk_objects:
+        bench_sdk_objects(settings, verdicts)
     if not args.no_cli:
         bench_cli(settings, verdicts)
     if not args.no_text:

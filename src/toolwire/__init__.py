@@ -33,6 +33,7 @@ from .reply import ItemRecord, Reply, SkippedItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
 
 if TYPE_CHECKING:
+    from .text import TextReply
     from .wire.stream import (
         Accumulator,
         IncompleteStream,
@@ -53,6 +54,7 @@ __all__ = [
     "MalformedResponse",
     "MalformedStream",
     "Registry",
+    "RenderError",
     "Reply",
     "ServerToolCall",
     "SkippedItem",
@@ -67,6 +69,7 @@ __all__ = [
     "UnmappedCall",
     "UnsupportedStream",
     "__version__",
+    "convert",
     "decode_arguments",
     "extract",
     "extract_from_text",
@@ -76,6 +79,7 @@ __all__ = [
     "locate",
     "read",
     "read_stream",
+    "read_text",
     "sniff_format",
 ]
 
@@ -102,6 +106,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "RenderError":  # the renderer's error, without loading the renderer early
+        from .wire.render import RenderError
+
+        return RenderError
     raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
 
 
@@ -139,13 +147,24 @@ def from_fmt(fmt: str, raw_item: Any) -> ToolCall | None:
     return Registry.default().from_fmt(fmt, raw_item)
 
 
-def read(fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
+def read(
+    fmt: str | None,
+    data: Any,
+    *,
+    strict: bool | None = None,
+    text_format: str | None = None,
+    text_params: dict[str, str] | None = None,
+) -> Reply:
     """Everything at once: calls, server calls, truncation, finish reason, loose ends.
 
     ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
-    runnable, dropped and rejected calls.
+    runnable, dropped and rejected calls. ``text_format`` (a text format, e.g.
+    ``"hermes"``) also lifts the calls the model wrote into the assistant text;
+    ``Reply.text`` is that text, clean.
     """
-    return Registry.default().read(fmt, data, strict=strict)
+    return Registry.default().read(
+        fmt, data, strict=strict, text_format=text_format, text_params=text_params
+    )
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:
@@ -153,6 +172,26 @@ def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[Too
     return Registry.default().extract_from_text(fmt, text, **params)
 
 
+def read_text(fmt: str, text: str, **params: Any) -> TextReply:
+    """Model text in text format ``fmt`` as a ``TextReply``: the answer, the reasoning
+    (the format's reasoning regions, kept apart) and the calls; ``tools=`` types the
+    values of XML-family formats by the tools' schemas."""
+    return Registry.default().read_text(fmt, text, **params)
+
+
 def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, list[ToolCall]]:
     """Hermes ``<tag>{"name": …, "arguments": {…}}</tag>`` blocks lifted out of ``text``."""
     return Registry.default().extract_hermes_from_text(text, tag=tag)
+
+
+def convert(reply: Reply, to: str, *, lossy: bool = False) -> Any:
+    """A reply's text and calls as format ``to``'s assistant turn (a gateway's job).
+
+    Raises :class:`RenderError` with the reason where ``to`` cannot express the reply: a
+    call without an id for a format that pairs results by id, undecodable arguments for a
+    format whose calls carry an object, and — unless ``lossy`` — provider data the
+    target does not carry, or calls the source provider ran itself.
+    """
+    from .wire.render import convert as render_convert
+
+    return render_convert(reply, to, lossy=lossy)

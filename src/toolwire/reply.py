@@ -17,6 +17,7 @@ Langertha::ToolCall, made explicit so no loop author has to rediscover it:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ._record import Record, setfield
@@ -90,8 +91,8 @@ class Reply(Record):
     """
 
     __slots__ = (
-        "calls", "finish_reason", "format", "items", "server_calls", "skipped", "truncated",
-        "unknown_types",
+        "_source", "calls", "finish_reason", "format", "items", "server_calls", "skipped",
+        "text", "truncated", "unknown_types",
     )
     format: str
     calls: tuple[ToolCall, ...]
@@ -101,6 +102,10 @@ class Reply(Record):
     unknown_types: tuple[str, ...]
     skipped: tuple[SkippedItem, ...]
     items: tuple[ItemRecord, ...]
+    text: str | None
+    # The (spec, response) it was read from, for assistant_message(); no part of its value.
+    _source: tuple[Any, Any] | None
+    _hidden = frozenset({"_source"})
 
     def __init__(
         self,
@@ -112,6 +117,7 @@ class Reply(Record):
         unknown_types: tuple[str, ...] = (),
         skipped: tuple[SkippedItem, ...] = (),
         items: tuple[ItemRecord, ...] = (),
+        text: str | None = None,
     ) -> None:
         setfield(self, "format", format)
         setfield(self, "calls", calls)
@@ -121,6 +127,11 @@ class Reply(Record):
         setfield(self, "unknown_types", unknown_types)
         setfield(self, "skipped", skipped)
         setfield(self, "items", items)
+        # The assistant's text as the spec's `content` reads it (None: the spec reads none,
+        # or the reply has none); with read(..., text_format=) the calls written in it are
+        # lifted out (toolwire.wire.content).
+        setfield(self, "text", text)
+        setfield(self, "_source", None)
 
     def fates(self) -> tuple[str, ...]:
         """For each call, in order: ``runnable``, ``dropped`` or ``rejected``."""
@@ -169,6 +180,29 @@ class Reply(Record):
             f" ({reason}). Send the call again with arguments that are one JSON object."
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The source (a compiled spec and the response) stays behind: a copied or
+        # unpickled reply renders from its values alone.
+        return (_restore, (type(self), tuple(getattr(self, n) for n in self._shown)))
+
+    def assistant_message(self) -> Any:
+        """The assistant turn to append to the history, in this reply's own format: its
+        items as the provider needs them back (thinking, reasoning, thought signatures),
+        each call written back from its :class:`ToolCall`, dropped calls removed. An object,
+        or a list of items where the format's history is a list (Responses)."""
+        from .wire.render import assistant_message
+
+        return assistant_message(self)
+
+    def answer(self, results: Mapping[Any, Any]) -> list[Any]:
+        """The provider-native message(s) carrying a result for every call of the
+        assistant turn: ``results`` keyed by call id or :class:`ToolCall`, each a str, a
+        JSON value, MCP content blocks or an exception; rejected calls without one get
+        their :meth:`error_result`. Append them all to the history."""
+        from .wire.render import answer
+
+        return answer(self, results)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data, as the CLI prints it."""
         return {
@@ -180,4 +214,13 @@ class Reply(Record):
             "unknown_types": list(self.unknown_types),
             "skipped": [s.to_dict() for s in self.skipped],
             "fates": list(self.fates()),
+            "text": self.text,
         }
+
+
+def _restore(cls: type[Reply], values: tuple[Any, ...]) -> Reply:
+    reply = object.__new__(cls)
+    for name, value in zip(cls._shown, values, strict=True):
+        setfield(reply, name, value)
+    setfield(reply, "_source", None)
+    return reply

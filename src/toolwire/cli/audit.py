@@ -220,7 +220,7 @@ Every wire format toolwire reads, one row each, as its spec defines it
 - **sniff**: the predicate `sniff_format` tries, highest priority first. A spec without one is
   never sniffed; a dialect that `extends` another and shares its shape sniffs as its base (a
   DeepSeek reply sniffs as `openai`): read it with its own format name to get its differences.
-- **stream**: how the format's stream is accumulated (specs/README.md §6): framing, when a
+- **stream**: how the format's stream is accumulated (specs/README.md §7): framing, when a
   call is handed out (`ready`), what ends the stream, and each rule as name(operation).
 - **extends**: the base, and what the dialect changes in it (+ added, ~ replaced, - removed
   entries; changed keys by name).

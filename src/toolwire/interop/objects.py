@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import datetime
+import decimal
 import enum
+import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -55,11 +58,7 @@ def _dump(value: Any, format: str | None) -> tuple[Any, bool, bool]:
     kind = type(value)
     model_dump = getattr(kind, "model_dump", None)
     if callable(model_dump):  # pydantic v2
-        config = getattr(kind, "model_config", None) or {}
-        # JSON mode writes bytes as URL-safe base64 where a model asks for base64
-        # (google-genai's thought signatures): the APIs send the standard alphabet, so
-        # such models are dumped as Python data and their bytes encoded here.
-        json_mode = config.get("ser_json_bytes") != "base64"
+        json_mode = _json_mode(kind)
         try:
             data = value.model_dump(
                 mode="json" if json_mode else "python", by_alias=True, exclude_none=True,
@@ -82,6 +81,27 @@ def _dump(value: Any, format: str | None) -> tuple[Any, bool, bool]:
         f" text, or an SDK model with model_dump()): {_FIX}",
     )
 
+
+def _json_mode(kind: type) -> bool:
+    """Whether a pydantic model's JSON-mode dump is the right one to take: pure JSON, no
+    walk needed. Not where the model writes bytes as base64 in JSON mode (URL-safe:
+    google-genai's thought signatures, which the APIs send in the standard alphabet), nor
+    where it runs a JSON-only model serializer of its own (cohere's: several times slower
+    than its Python-mode dump); those are dumped as Python data and made JSON here."""
+    cached = _JSON_MODE.get(kind)
+    if cached is None:
+        config = getattr(kind, "model_config", None) or {}
+        decorators = getattr(kind, "__pydantic_decorators__", None)
+        serializers = getattr(decorators, "model_serializers", None) or {}
+        cached = config.get("ser_json_bytes") != "base64" and not any(
+            getattr(s.info, "when_used", None) in ("json", "json-unless-none")
+            for s in serializers.values()
+        )
+        _JSON_MODE[kind] = cached
+    return cached
+
+
+_JSON_MODE: dict[type, bool] = {}
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
@@ -155,6 +175,12 @@ def jsonable(value: Any, format: str | None, where: str = "") -> Any:
             stack.append((item.value, parent, key, place))
         elif isinstance(item, (bytes, bytearray, memoryview)):
             parent[key] = base64.b64encode(bytes(item)).decode("ascii")
+        elif isinstance(item, (datetime.date, datetime.time)):
+            parent[key] = item.isoformat()  # RFC 3339 text, as the APIs send times
+        elif isinstance(item, uuid.UUID):
+            parent[key] = str(item)
+        elif isinstance(item, decimal.Decimal):
+            parent[key] = int(item) if item == item.to_integral_value() else float(item)
         elif hasattr(kind, "model_dump") or hasattr(kind, "__fields__") or (
             dataclasses.is_dataclass(item) and not isinstance(item, type)
         ):
@@ -222,7 +248,7 @@ def to_wire_json(data: Any, spec: WireSpec | None, format: str | None) -> dict[s
     else:
         try:  # the dump is ours: made JSON in place where it can be
             value = _fast_jsonable(dumped)
-        except (LookupError, RecursionError):
+        except (LookupError, RecursionError):  # an enum, a datetime...: the careful walk
             value = jsonable(_dump(data, format)[0], format)
     if not isinstance(value, dict):
         raise MalformedResponse(

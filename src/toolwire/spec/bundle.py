@@ -83,7 +83,7 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
             yield entry.status
     normalize = spec.normalize
     extras: tuple[Expression | None, ...] = (
-        spec.sniff, spec.truncated, spec.finish_reason, spec.stream_event
+        spec.sniff, spec.truncated, spec.finish_reason, spec.content, spec.stream_event
     )
     if normalize is not None:
         extras += (normalize.shape, normalize.detect)

@@ -49,7 +49,7 @@ __all__ = ["check_wire_document", "read_document"]
 SUPPORTED_VERSIONS = frozenset({1})
 
 _EXPRESSION_KEYS = frozenset({"select", "when", "name", "arguments", "id", "status"})
-_TOP_EXPRESSIONS = ("truncated", "finish_reason")
+_TOP_EXPRESSIONS = ("truncated", "finish_reason", "content")
 
 
 def read_document(path: str | Path) -> Document:
@@ -130,6 +130,8 @@ def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
             line, col = doc.where(pointer)
             if "\n" not in source:
                 col += exc.offset + 1  # the opening quote precedes the expression
+                if pointer.startswith("/render/") and pointer != "/render/text":
+                    col += len("${response:")  # a placeholder around the expression
             yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)
 
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .._record import setfield
 from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from ..expression import NotJSONError
 from ..reply import ItemRecord, Reply, SkippedItem
 from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
 from ..toolcall import ServerToolCall, ToolCall, copy_json, id_text
+from .content import assistant_text
 
 if TYPE_CHECKING:
     from .fastpath import FastExtract
@@ -85,7 +87,7 @@ def refuse_stream_event(spec: WireSpec, response: dict[str, Any]) -> None:
     """A stream event handed to read() fails loudly instead of reading as "no calls".
 
     The spec's ``stream.event`` predicate says what one event of its stream looks like
-    (specs/README.md §6.9): a Chat Completions chunk holds its calls under ``delta``, so
+    (specs/README.md §7.9): a Chat Completions chunk holds its calls under ``delta``, so
     reading it as a response would answer ``[]`` on a reply that held calls.
     """
     event = spec.stream_event
@@ -366,7 +368,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
         raise
     except ValueError as exc:
         raise _guarded(spec, exc) from None
-    return Reply(
+    reply = Reply(
         format=spec.format,
         calls=tuple(calls),
         server_calls=tuple(server_calls),
@@ -375,7 +377,10 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
         unknown_types=tuple(unknown),
         skipped=tuple(skipped),
         items=tuple(records),
+        text=assistant_text(spec, response),
     )
+    setfield(reply, "_source", (spec, response))  # for assistant_message(): not its value
+    return reply
 
 
 def from_item(spec: WireSpec, raw_item: Any) -> ToolCall | None:

@@ -48,6 +48,7 @@ function* expressions(data) {
   for (const key of ['truncated', 'finish_reason']) if (typeof data[key] === 'string') yield [`/${key}`, data[key]];
   if (data.sniff && typeof data.sniff.when === 'string') yield ['/sniff/when', data.sniff.when];
   for (const key of ['shape', 'detect']) if (data.normalize && typeof data.normalize[key] === 'string') yield [`/normalize/${key}`, data.normalize[key]];
+  if (data.render && typeof data.render === 'object') yield* renderExpressions(data.render);
   for (const [i, source] of objects(data.items).entries()) {
     if (typeof source.select === 'string') yield [`/items/${i}/select`, source.select];
     for (const [j, nested] of objects(source.nested).entries()) {
@@ -66,13 +67,32 @@ function* expressions(data) {
   }
 }
 
+// specs/README.md §6: a render part's `text` and every ${response:<expression>} placeholder.
+const RESPONSE = '${response:';
+function* renderExpressions(part) {
+  const found = [];
+  const stack = Object.entries(part).map(([k, v]) => [`/render/${escapePointer(k)}`, v]);
+  while (stack.length) {
+    const [pointer, value] = stack.pop();
+    if (pointer === '/render/text' && typeof value === 'string') found.push([pointer, value]);
+    else if (typeof value === 'string' && value.startsWith(RESPONSE) && value.endsWith('}')) {
+      found.push([pointer, value.slice(RESPONSE.length, -1).replace(/\?$/, '').trim()]);
+    } else if (Array.isArray(value)) value.forEach((v, i) => stack.push([`${pointer}/${i}`, v]));
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) stack.push([`${pointer}/${escapePointer(k)}`, v]);
+    }
+  }
+  yield* found.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
 function expressionProblems(doc) {
   const out = [];
   for (const [pointer, source] of expressions(doc.data)) {
     try { compileExpression(source); } catch (error) {
       if (!(error instanceof ExpressionProblem)) throw error;
       const [line, col] = locate(doc, pointer);
-      out.push({ file: doc.path, line, col: source.includes('\n') ? col : col + 1 + error.offset, pointer, rule: error.rule, message: error.message });
+      const inside = pointer.startsWith('/render/') && pointer !== '/render/text' ? RESPONSE.length : 0;
+      out.push({ file: doc.path, line, col: source.includes('\n') ? col : col + 1 + inside + error.offset, pointer, rule: error.rule, message: error.message });
     }
   }
   return out;

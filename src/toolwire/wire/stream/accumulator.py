@@ -4,7 +4,7 @@ It rebuilds a read-equivalent response document from the events with the format'
 ``stream:`` rules (:mod:`.engine`) and, at :meth:`Accumulator.reply`, runs the unchanged
 wire spec on it — classification, argument decoding, truncation and finish reason stay in
 one place. While the stream runs, :meth:`Accumulator.feed` hands out what became ready
-under the format's ready policy (specs/README.md §6.6): a call only once the format proves
+under the format's ready policy (specs/README.md §7.6): a call only once the format proves
 it complete, never on a guess.
 """
 

@@ -151,7 +151,7 @@ class CompiledStream:
         self.event_type = _expr(data, "event_type")
         self.complete = _expr(data, "complete")
         error = Guard(data["error"]) if "error" in data else None
-        # An entry with neither events nor when matches nothing (specs/README.md §6.5).
+        # An entry with neither events nor when matches nothing (specs/README.md §7.5).
         self.error = error if error is not None and (error.on or error.when) else None
         self.refuse = tuple(Guard(entry) for entry in data.get("refuse") or ())
         self.rules = tuple(Rule(rule) for rule in data["rules"])

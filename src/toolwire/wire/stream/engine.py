@@ -1,4 +1,4 @@
-"""The seven operations, run on the document and its slots (specs/README.md §6.3).
+"""The seven operations, run on the document and its slots (specs/README.md §7.3).
 
 :class:`Engine` holds the rebuilt document and the slot table and applies one rule to
 one fragment at a time. It knows nothing of readiness or replies (:mod:`.accumulator`):

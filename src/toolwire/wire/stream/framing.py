@@ -1,4 +1,4 @@
-"""Raw stream bytes into events: SSE and NDJSON, split anywhere (specs/README.md §6.10).
+"""Raw stream bytes into events: SSE and NDJSON, split anywhere (specs/README.md §7.10).
 
 Agents on raw HTTP clients otherwise hand-roll this, and the bugs recur: per-line
 ``data:`` parsing, LF-only splitting that drops every CRLF chunk, comments handed to the

@@ -5,7 +5,7 @@ its key and id, whether it is open, and its pending string pieces. Appends go in
 per-field piece lists and are joined only when the document is read (:meth:`Slot.flush`),
 so accumulating a long argument string is linear, never the quadratic ``+=``.
 
-Slot matching (specs/README.md §6.4), for a fragment with key ``k`` and id ``i``:
+Slot matching (specs/README.md §7.4), for a fragment with key ``k`` and id ``i``:
 
 1. ``i`` non-blank and a slot of the list has id ``i`` → that slot;
 2. ``k`` non-null and a slot has key ``k``: that slot when its id or ``i`` is blank or the

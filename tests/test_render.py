@@ -1,0 +1,234 @@
+"""assistant_message(), answer() and convert(): the tool loop closed, per format (issue 11).
+
+The placeholder language first (specs/README.md §6.1), then what a loop relies on: the
+assistant turn keeps what must go back and loses the dropped calls; every kept call gets
+exactly one result, rejected calls their error result unasked; results are text, JSON,
+MCP blocks or errors; convert refuses what the target cannot say, and says why.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+import pytest
+
+import toolwire
+from toolwire import RenderError
+from toolwire.wire.render.template import ABSENT, Scope, fill, placeholders
+
+# --- the placeholder language -----------------------------------------------------------
+
+
+def _fill(template: Any, **values: Any) -> Any:
+    return fill(template, Scope("demo", values))
+
+
+def test_a_whole_placeholder_takes_any_json_value() -> None:
+    assert _fill({"a": "${x}", "b": ["${y}"]}, x={"k": [1]}, y=2) == {"a": {"k": [1]}, "b": [2]}
+
+
+def test_an_absent_or_null_placeholder_drops_its_member_or_element() -> None:
+    assert _fill({"a": "${x}", "b": ["${x}", 1], "c": "${y}"}, y=None) == {"b": [1]}
+    assert _fill("${x}") is ABSENT
+
+
+def test_a_question_mark_also_drops_empty_values() -> None:
+    assert _fill({"a": "${x?}", "b": "${y?}", "c": "${z}"}, x="", y=[], z="") == {"c": ""}
+
+
+def test_placeholders_inside_text_splice_and_drop_when_absent() -> None:
+    template = {"url": "data:${m};base64,${d}", "n": "n=${k}"}
+    assert _fill(template, m="image/png", d="AAA=", k=3) == {
+        "url": "data:image/png;base64,AAA=", "n": "n=3"}
+    assert _fill(template, m="image/png", k=3) == {"n": "n=3"}
+    with pytest.raises(RenderError):
+        _fill("x${m}", m={"not": "text"})
+
+
+def test_double_dollar_escapes_and_paths_read_members() -> None:
+    assert _fill(["$${x}", "${a.b.c}", "${a.b.missing}", "${a.b}"], a={"b": {"c": 1}}) == [
+        "${x}", 1, {"c": 1}]
+    assert placeholders({"a": ["${call.id?}", "x${b.c}y"], "b": "$${no}"}) == {"call.id", "b.c"}
+
+
+def test_a_filled_template_shares_nothing_with_its_values() -> None:
+    value = {"k": [1]}
+    out = _fill({"a": "${x}"}, x=value)
+    out["a"]["k"].append(2)
+    assert value == {"k": [1]}
+
+
+# --- assistant_message ------------------------------------------------------------------
+
+ANTHROPIC = {
+    "id": "msg_1", "type": "message", "role": "assistant", "stop_reason": "tool_use",
+    "content": [
+        {"type": "thinking", "thinking": "Two lookups.", "signature": "EqQBCkgIAhABGAIiQL"},
+        {"type": "text", "text": "Checking."},
+        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "get_time", "input": {"tz": "CET"},
+         "caller": {"type": "code_execution_20250825", "tool_id": "srvtoolu_9"}},
+    ],
+}
+
+
+def test_the_anthropic_turn_keeps_thinking_and_callers() -> None:
+    turn = toolwire.read("anthropic", ANTHROPIC).assistant_message()
+    assert turn == {"role": "assistant", "content": ANTHROPIC["content"]}
+
+
+def test_a_truncated_reply_loses_its_dropped_call_from_the_turn_and_the_answers() -> None:
+    cut = {**ANTHROPIC, "stop_reason": "max_tokens"}
+    reply = toolwire.read("anthropic", cut)
+    assert [c.id for c in reply.dropped_calls] == ["toolu_2"]
+    assert [b.get("id") for b in reply.assistant_message()["content"]] == [
+        None, None, "toolu_1"]
+    assert reply.answer({"toolu_1": "sunny"}) == [{"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"}]}]
+    with pytest.raises(RenderError, match="dropped"):
+        reply.answer({"toolu_1": "sunny", "toolu_2": "12:00"})
+
+
+GEMINI = {"candidates": [{"content": {"role": "model", "parts": [
+    {"text": "Comparing.", "thought": True, "thoughtSignature": "c2lnMQ=="},
+    {"functionCall": {"name": "get_weather", "args": {"city": "Lisbon"}},
+     "thoughtSignature": "c2lnMg=="},
+    {"functionCall": {"name": "get_weather", "args": {"city": "Porto"}}},
+]}, "finishReason": "STOP"}]}
+
+
+def test_the_gemini_turn_keeps_every_part_and_signature() -> None:
+    reply = toolwire.read("gemini", GEMINI)
+    assert reply.assistant_message() == {
+        "role": "model", "parts": GEMINI["candidates"][0]["content"]["parts"]}
+
+
+def test_gemini_calls_without_ids_are_answered_by_the_calls_themselves() -> None:
+    reply = toolwire.read("gemini", GEMINI)
+    lisbon, porto = reply.calls
+    assert reply.answer({porto: {"temp": 18}, lisbon: "21 C"}) == [{"role": "user", "parts": [
+        {"functionResponse": {"name": "get_weather", "response": {"result": "21 C"}}},
+        {"functionResponse": {"name": "get_weather", "response": {"temp": 18}}},
+    ]}]
+    twice = toolwire.read("gemini", {"candidates": [{"content": {"parts": [
+        {"functionCall": {"name": "roll", "args": {}}},
+        {"functionCall": {"name": "roll", "args": {}}}]}}]})
+    parts = twice.answer({0: 3, 1: 5})[0]["parts"]  # equal calls: keyed by their index
+    assert [p["functionResponse"]["response"] for p in parts] == [{"result": 3}, {"result": 5}]
+    with pytest.raises(RenderError, match="2 calls of this reply match"):
+        twice.answer({toolwire.ToolCall("roll", {}): 3, 1: 5})
+
+
+RESPONSES = {"id": "resp_1", "status": "completed", "output": [
+    {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"},
+    {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+     "arguments": "{\"city\": \"Paris\",  \"days\": 2.50}", "status": "completed"},
+    {"type": "function_call", "id": "fc_2", "call_id": "call_2", "name": "book",
+     "arguments": "{\"city\": \"Par", "status": "completed"},
+]}
+
+
+def test_the_responses_turn_is_its_items_with_calls_byte_for_byte() -> None:
+    turn = toolwire.read("responses", RESPONSES).assistant_message()
+    assert turn[0] == RESPONSES["output"][0]
+    assert turn[1] == {"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                       "name": "get_weather", "arguments": "{\"city\": \"Paris\",  \"days\": 2.50}"}
+    assert turn[2]["arguments"] == "{\"city\": \"Par"
+
+
+def test_a_rejected_call_is_answered_by_its_error_result_unasked() -> None:
+    reply = toolwire.read("responses", RESPONSES)
+    assert [c.id for c in reply.rejected_calls] == ["call_2"]
+    first, second = reply.answer({"call_1": {"forecast": ["sun", "rain"]}})
+    assert first == {"type": "function_call_output", "call_id": "call_1",
+                     "output": "{\"forecast\":[\"sun\",\"rain\"]}"}
+    assert second["call_id"] == "call_2"
+    assert second["output"] == toolwire.Reply.error_result(reply.calls[1])
+
+
+def test_every_kept_call_needs_a_result() -> None:
+    reply = toolwire.read("anthropic", ANTHROPIC)
+    with pytest.raises(RenderError, match="no result for call 1"):
+        reply.answer({"toolu_1": "sunny"})
+    with pytest.raises(RenderError, match="no call of this reply"):
+        reply.answer({"toolu_1": "a", "toolu_2": "b", "toolu_9": "c"})
+
+
+def test_results_may_be_mcp_call_tool_results_and_exceptions() -> None:
+    reply = toolwire.read("openai", {"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "c2", "type": "function", "function": {"name": "g", "arguments": "{}"}},
+        {"id": "c3", "type": "function", "function": {"name": "h", "arguments": "{}"}}]}}]})
+    answers = reply.answer({
+        "c1": {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+        "c2": {"content": [{"type": "text", "text": "quota"}], "isError": True},
+        "c3": TimeoutError("took too long"),
+    })
+    assert answers == [
+        {"role": "tool", "tool_call_id": "c1", "content": [
+            {"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+        {"role": "tool", "tool_call_id": "c2", "content": "quota"},
+        {"role": "tool", "tool_call_id": "c3", "content": "took too long"},
+    ]
+
+
+def test_content_a_format_cannot_carry_is_refused_with_the_reason() -> None:
+    reply = toolwire.read("openai", {"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]})
+    image = [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]
+    with pytest.raises(RenderError, match="cannot carry MCP image"):
+        reply.answer({"c1": image})
+    ollama = toolwire.read("ollama", {"message": {"tool_calls": [
+        {"function": {"name": "f", "arguments": {}}}]}})
+    with pytest.raises(RenderError, match="cannot be written as text"):
+        ollama.answer({ollama.calls[0]: image})
+
+
+def test_a_reply_restored_from_a_copy_renders_from_its_calls() -> None:
+    reply = toolwire.read("anthropic", ANTHROPIC)
+    for other in (pickle.loads(pickle.dumps(reply)), copy.deepcopy(reply)):
+        assert other == reply
+        # A copy carries Reply.text, so its turn keeps the text block as the original's does.
+        assert [b["type"] for b in other.assistant_message()["content"]] == [
+            "text", "tool_use", "tool_use"]
+        assert other.answer({"toolu_1": "x", "toolu_2": "y"}) == reply.answer(
+            {"toolu_1": "x", "toolu_2": "y"})
+
+
+# --- convert ----------------------------------------------------------------------------
+
+
+def test_convert_writes_text_and_calls_in_the_target_format() -> None:
+    reply = toolwire.read("anthropic", ANTHROPIC)
+    assert toolwire.convert(reply, "openai", lossy=True) == {
+        "role": "assistant", "content": "Checking.", "tool_calls": [
+            {"id": "toolu_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
+            {"id": "toolu_2", "type": "function",
+             "function": {"name": "get_time", "arguments": "{\"tz\":\"CET\"}"}}]}
+    assert toolwire.convert(reply, "gemini", lossy=True)["parts"][0] == {"text": "Checking."}
+
+
+def test_convert_refuses_what_the_target_cannot_express() -> None:
+    with pytest.raises(RenderError, match="provider data"):
+        toolwire.convert(toolwire.read("anthropic", ANTHROPIC), "openai")
+    with pytest.raises(RenderError, match="has no id"):
+        toolwire.convert(toolwire.read("gemini", GEMINI), "anthropic", lossy=True)
+    with pytest.raises(RenderError, match="undecodable"):
+        toolwire.convert(toolwire.read("responses", RESPONSES), "anthropic", lossy=True)
+    served = toolwire.read("responses", {"output": [
+        {"type": "web_search_call", "id": "ws_1", "status": "completed"}]})
+    with pytest.raises(RenderError, match="ran itself"):
+        toolwire.convert(served, "anthropic")
+    assert toolwire.convert(served, "anthropic", lossy=True) == {"role": "assistant",
+                                                                 "content": []}
+
+
+def test_a_format_without_render_is_a_clear_error() -> None:
+    registry = toolwire.Registry.default()
+    reply = toolwire.read("openai", {"choices": [{"message": {}}]})
+    assert registry.spec("openai").render is not None
+    with pytest.raises(toolwire.UnknownFormat):
+        toolwire.convert(reply, "no_such_format")
