@@ -46,8 +46,11 @@ def case_files(*, under: str | None = None) -> list[Path]:
     return files
 
 
-def cases(*, under: str | None = None) -> list[Case]:
-    return [Case(p, json.loads(p.read_text(encoding="utf-8"))) for p in case_files(under=under)]
+def cases(*, under: str | None = None, stream: bool = False) -> list[Case]:
+    """The cases (``stream=True``: only the stream cases, ``"kind": "stream"``, which the
+    wire runners never see)."""
+    found = [Case(p, json.loads(p.read_text(encoding="utf-8"))) for p in case_files(under=under)]
+    return [c for c in found if (c.data.get("kind") == "stream") is stream]
 
 
 def each_test(all_cases: list[Case]) -> Iterator[tuple[str, Case, dict[str, Any]]]:

@@ -24,8 +24,9 @@ FILES = sorted(SUITE.rglob("*.json"))
 def kind_of(path: Path) -> str:
     """The case kind a file's folder gives it (specs/README.md §4)."""
     top = path.relative_to(SUITE).parts[0]
-    special = ("expression", "interpreter", "spec-validation", "text", "tools")
-    return top if top in special else "wire"
+    if top in ("expression", "interpreter", "spec-validation", "text", "tools"):
+        return top
+    return "stream" if path.name.startswith("stream_") else "wire"
 
 
 def validator_for(kind: str) -> jsonschema.Draft7Validator:

@@ -204,3 +204,20 @@ def test_read_with_tools_loads_the_checker_only_then() -> None:
     )
     assert found["result"] == [True, "runnable"]
     assert "jsonschema" in found["loaded"]
+
+def test_import_and_extract_load_nothing_of_the_stream_package() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        f"toolwire.extract('openai', {REPLY!r}); toolwire.read('openai', {REPLY!r})\n"
+        "result = sorted(m for m in sys.modules if m.startswith('toolwire.wire.stream'))"
+    )
+    assert found["result"] == []
+
+
+def test_the_accumulator_loads_on_first_use() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        "acc = toolwire.Accumulator('openai')\n"
+        "result = 'toolwire.wire.stream.accumulator' in sys.modules"
+    )
+    assert found["result"] is True

@@ -42,6 +42,7 @@ from conformance import cases, each_test
 NOT_VALUES = {
     "Registry": "a set of compiled specs (a service, rebuilt per process from its folders)",
     "Tools": "compiled validators (a service: pickle the request and build it again)",
+    "Accumulator": "a running stream's state, like an open parser (StreamUpdate, Reply pickle)",
 }
 
 WIRE_TESTS = list(each_test(cases()))
@@ -103,6 +104,12 @@ def _made_by_hand() -> list[object]:
         SpecError([SpecProblem("a.yaml", 1, 1, "", "bad", "bad-expression")]),
         NotDeclared("anthropic", "choices", "it has no choice 1 to read"),
         toolwire.RenderError("anthropic", "call 0 (f) has no id"),
+        toolwire.StreamUpdate("call", call=rich_call),
+        toolwire.StreamUpdate("finished", finish_reason="stop"),
+        toolwire.IncompleteStream("openai", Reply("openai", (rich_call,)), 1, None, 3),
+        toolwire.StreamError("anthropic", "overloaded_error", "Overloaded", None, 4),
+        toolwire.MalformedStream("anthropic", "spliced", 2, "start"),
+        toolwire.UnsupportedStream("gemini", "partialArgs", 0),
     ]
 
 

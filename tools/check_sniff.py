@@ -70,6 +70,8 @@ def responses(suite: Path = SUITE) -> Iterator[Response]:
         if folder in SPECIAL:
             continue
         case = json.loads(path.read_text(encoding="utf-8"))
+        if case.get("kind") == "stream":
+            continue  # streams are events, not responses (specs/README.md §7)
         for index, test in enumerate(case.get("tests", [])):
             name = f"{folder}/{path.name}::{index}"
             yield Response(name, folder, test.get("response"), test.get("expect", {}))

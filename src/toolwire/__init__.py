@@ -37,15 +37,27 @@ if TYPE_CHECKING:
 
     from .text import TextReply
     from .tools import InvalidTools, ToolDefinition, Tools
+    from .wire.stream import (
+        Accumulator,
+        IncompleteStream,
+        MalformedStream,
+        StreamError,
+        StreamUpdate,
+        UnsupportedStream,
+        read_stream,
+    )
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accumulator",
     "ArgumentError",
     "CallRecord",
+    "IncompleteStream",
     "InvalidTools",
     "ItemRecord",
     "MalformedResponse",
+    "MalformedStream",
     "NotDeclared",
     "RefusedItem",
     "Registry",
@@ -55,6 +67,8 @@ __all__ = [
     "SkippedItem",
     "SpecError",
     "SpecProblem",
+    "StreamError",
+    "StreamUpdate",
     "ToolCall",
     "ToolDefinition",
     "Tools",
@@ -63,6 +77,7 @@ __all__ = [
     "UnknownItem",
     "UnknownItemType",
     "UnmappedCall",
+    "UnsupportedStream",
     "__version__",
     "convert",
     "decode_arguments",
@@ -74,9 +89,15 @@ __all__ = [
     "from_structured_output",
     "locate",
     "read",
+    "read_stream",
     "read_text",
     "sniff_format",
 ]
+
+_STREAM_NAMES = frozenset({
+    "Accumulator", "IncompleteStream", "MalformedStream", "StreamError", "StreamUpdate",
+    "UnsupportedStream", "read_stream",
+})
 
 
 # Subsystems loaded on first use, so ``import toolwire`` and a plain extract never pay
@@ -87,6 +108,13 @@ _LAZY_NAMES = {"Tools": "tools", "ToolDefinition": "tools", "InvalidTools": "too
 
 
 def __getattr__(name: str) -> Any:
+    """Subsystems and streaming load on first use (PEP 562)."""
+    if name in _STREAM_NAMES:
+        from .wire import stream
+
+        value = getattr(stream, name)
+        globals()[name] = value
+        return value
     import importlib
 
     if name in _LAZY_MODULES:

@@ -259,7 +259,10 @@ class Registry:
             fast = spec.fast.get(strict)  # interpreter.extract's first step, inlined: hot
             if fast is not None:
                 found: list[ToolCall] | None = fast(data)
-                return found if found is not None else interpreter.walk_extract(spec, data, strict)
+                if found is None:
+                    return interpreter.walk_extract(spec, data, strict)
+                if found or spec.stream_event is None:
+                    return found
         return interpreter.extract(spec or self.spec(fmt), data, strict)
 
     def extract_sniff(self, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
@@ -312,6 +315,8 @@ class Registry:
         response = coerce_response(data, None)
         sniffed = self.sniff_format(response)
         if sniffed is None:
+            for spec in self._specs.values():  # a stream event says which accumulator
+                interpreter.refuse_stream_event(spec, response)
             raise UnknownFormat(None, self._specs)
         return self.spec(sniffed), response
 

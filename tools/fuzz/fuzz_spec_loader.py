@@ -28,6 +28,7 @@ RULES = frozenset(
         "unsupported-version", "format-name", "type-source", "when-required",
         "expression-syntax", "expression-not-portable", "unreadable", "extends-unknown",
         "extends-cycle", "extends-remove", "tools-kind", "tools-translation", "tools-schema",
+        "stream-op", "stream-rule-name", "stream-events", "stream-slot-list",
     }
 )
 FORMAT_NAME = re.compile(r"[a-z][a-z0-9_]*")

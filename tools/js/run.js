@@ -126,7 +126,8 @@ const notImplemented = new Set();
 const files = fs.readdirSync(SUITE, { recursive: true }).filter((f) => f.endsWith('.json')).sort();
 for (const file of files) {
   const top = file.split(path.sep)[0];
-  const kind = KNOWN.includes(top) ? top : (fs.existsSync(path.join(SPECS, 'wire', `${top}.yaml`)) ? 'wire' : top);
+  const wire = fs.existsSync(path.join(SPECS, 'wire', `${top}.yaml`));
+  const kind = KNOWN.includes(top) ? top : (wire && path.basename(file).startsWith('stream_') ? 'stream' : (wire ? 'wire' : top));
   const count = (counts[kind] ||= { passed: 0, failed: 0, skipped: 0, missing: 0 });
   const bump = (what) => { count[what]++; totals[what]++; };
   const data = JSON.parse(fs.readFileSync(path.join(SUITE, file), 'utf8'));

@@ -30,11 +30,13 @@ COLUMNS: Final = (
     "unknown types",
     "truncated when",
     "sniff (priority)",
+    "stream",
     "extends",
 )
 
 _LISTS: Final = ("calls", "server_side", "ignore", "refuse")
 _INHERITED: Final = ("items", "truncated", "finish_reason", "unknown_items")
+_STREAM_OPS: Final = ("init", "set", "open", "update", "close", "extend", "end")
 
 GENERATE_COMMAND: Final = "toolwire specs table --bundled > docs/formats.md"
 
@@ -128,6 +130,13 @@ def _difference(spec: WireSpec, base: WireSpec) -> list[str]:
         elif mine[key] != theirs[key]:
             changed.append(f"~{kind} {_code(item_type)}")
     changed += [f"-{k[0]} {_code(k[1])}" for k in theirs if k not in mine]
+    mine_rules = {r["name"]: r for r in (spec.data.get("stream") or {}).get("rules") or ()}
+    base_rules = {r["name"]: r for r in (base.data.get("stream") or {}).get("rules") or ()}
+    for name, rule in mine_rules.items():
+        if name not in base_rules:
+            changed.append(f"+stream rule {_code(name)}")
+        elif rule != base_rules[name]:
+            changed.append(f"~stream rule {_code(name)}")
     return changed
 
 
@@ -140,6 +149,29 @@ def _extends(spec: WireSpec, specs: Mapping[str, WireSpec]) -> str:
         return _code(base_name)
     changed = _difference(spec, base)
     return f"{_code(base_name)}; changes: {', '.join(changed) if changed else 'none'}"
+
+
+def _stream(spec: WireSpec) -> str:
+    """The stream part in one cell: framing, ready policy, end signal, rules as name(op)."""
+    stream = spec.data.get("stream")
+    if not isinstance(stream, dict):
+        return "not streamed"
+    rules = ", ".join(
+        f"{rule['name']}({next(op for op in _STREAM_OPS if op in rule)})"
+        for rule in stream.get("rules") or ()
+    )
+    ends = [f"complete {_code(stream['complete'])}"] if "complete" in stream else []
+    if any("end" in rule for rule in stream.get("rules") or ()):
+        ends.append("an end rule")
+    parts = [f"{stream['framing']}, ready {_code(stream['ready'])}"]
+    if "sentinel" in stream:
+        parts.append(f"sentinel {_code(stream['sentinel'])}")
+    parts.append(f"ends on {' or '.join(ends) or 'nothing'}")
+    if "sniff" in stream:
+        parts.append(f"first event {_code(stream['sniff']['when'])}")
+    if stream.get("refuse"):
+        parts.append(f"{len(stream['refuse'])} refused feature(s)")
+    return "; ".join(parts) + f"<br>rules: {rules}"
 
 
 def format_row(spec: WireSpec, specs: Mapping[str, WireSpec]) -> tuple[str, ...]:
@@ -155,6 +187,7 @@ def format_row(spec: WireSpec, specs: Mapping[str, WireSpec]) -> tuple[str, ...]
         spec.unknown_items,
         _code(spec.truncated.source) if spec.truncated is not None else "never",
         _sniff(spec, specs),
+        _stream(spec),
         _extends(spec, specs),
     )
 
@@ -187,6 +220,8 @@ Every wire format toolwire reads, one row each, as its spec defines it
 - **sniff**: the predicate `sniff_format` tries, highest priority first. A spec without one is
   never sniffed; a dialect that `extends` another and shares its shape sniffs as its base (a
   DeepSeek reply sniffs as `openai`): read it with its own format name to get its differences.
+- **stream**: how the format's stream is accumulated (specs/README.md §9): framing, when a
+  call is handed out (`ready`), what ends the stream, and each rule as name(operation).
 - **extends**: the base, and what the dialect changes in it (+ added, ~ replaced, - removed
   entries; changed keys by name).
 

@@ -88,7 +88,12 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
                 yield entry.input
     normalize = spec.normalize
     extras: tuple[Expression | None, ...] = (
-        spec.sniff, spec.truncated, spec.finish_reason, spec.content, spec.structured_output
+        spec.sniff,
+        spec.truncated,
+        spec.finish_reason,
+        spec.content,
+        spec.structured_output,
+        spec.stream_event,
     )
     if normalize is not None:
         extras += (normalize.shape, normalize.detect)

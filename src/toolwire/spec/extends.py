@@ -43,6 +43,7 @@ from typing import Any, Final
 from ..errors import SpecError, SpecProblem
 from ..paths import bundled_specs_dir
 from .loader import check_wire_document, read_document
+from .stream_part import merge_stream
 from .strict_yaml import Document, escape_pointer
 
 __all__ = [
@@ -141,7 +142,7 @@ def merge(base: Document, derived: Document) -> tuple[MergedDocument, list[SpecP
     origin: dict[str, tuple[Document, str]] = {"": (derived, "")}
     for doc, own_data, skip in ((base, bdata, _own), (derived, ddata, None)):
         for key, value in own_data.items():
-            if key in LISTS or key in ("extends", "remove") or (skip and skip(key)):
+            if key in LISTS or key in ("extends", "remove", "stream") or (skip and skip(key)):
                 continue
             data[key] = value
             origin[f"/{escape_pointer(key)}"] = (doc, f"/{escape_pointer(key)}")
@@ -153,6 +154,11 @@ def merge(base: Document, derived: Document) -> tuple[MergedDocument, list[SpecP
         else []
         for kind in LISTS
     }
+    if "stream" in bdata or "stream" in ddata:
+        data["stream"], stream_origin = merge_stream(
+            bdata.get("stream"), ddata.get("stream"), base, derived
+        )
+        origin.update(stream_origin)
     problems = _apply_removals(slots, derived)
     for kind in LISTS:
         if kind not in ddata:

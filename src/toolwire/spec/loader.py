@@ -41,6 +41,7 @@ from ..expression import ExpressionError
 from ..expression.portable import compile_spec_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
+from .stream_part import stream_expressions, stream_problems
 from .strict_yaml import Document, escape_pointer
 from .tools_part import tools_expressions, tools_problems
 from .wirespec import KINDS, render_expressions
@@ -175,6 +176,8 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
                         yield f"/{kind}/{i}/keep/{escape_pointer(name)}", source
     yield from tools_expressions(data)
 
+    yield from stream_expressions(data)
+
 
 def _objects(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
@@ -220,6 +223,7 @@ def _rule_problems(doc: Document, expected_format: str | None) -> Iterator[SpecP
                     " every entry for it needs 'when'",
                     "when-required",
                 )
+    yield from stream_problems(doc)
 
 
 def check_wire_document(

@@ -253,6 +253,7 @@ class WireSpec(Record):
         "sniff",
         "sniff_priority",
         "sources",
+        "stream_event",
         "structured_output",
         "table",
         "title",
@@ -279,6 +280,7 @@ class WireSpec(Record):
     fast: dict[bool | None, Any]
     structured_output: Expression | None
     choices: tuple[str, ...] | None
+    stream_event: Expression | None
 
     def __init__(
         self,
@@ -301,6 +303,7 @@ class WireSpec(Record):
         fast: dict[bool | None, Any] | None = None,
         structured_output: Expression | None = None,
         choices: tuple[str, ...] | None = None,
+        stream_event: Expression | None = None,
     ) -> None:
         for name, value in (
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
@@ -311,6 +314,7 @@ class WireSpec(Record):
             ("render", render),
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
             ("structured_output", structured_output), ("choices", choices),
+            ("stream_event", stream_event),
         ):
             setfield(self, name, value)
 
@@ -437,6 +441,7 @@ def compile_wire_spec(
     sniff = data.get("sniff")
     structured = data.get("structured_output")
     choices = data.get("choices")
+    stream = data.get("stream") or {}
     return WireSpec(
         format=data["format"],
         title=data["title"],
@@ -456,6 +461,7 @@ def compile_wire_spec(
         choices=tuple(choices["list"].split(".")) if choices else None,
         normalize=_normalize(data, table, compiler),
         render=_render(data, compiler),
+        stream_event=_optional(stream, "event", compiler),
     )
 
 

@@ -83,6 +83,22 @@ def _response(spec: WireSpec, data: Any) -> dict[str, Any]:
     return response
 
 
+def refuse_stream_event(spec: WireSpec, response: dict[str, Any]) -> None:
+    """A stream event handed to read() fails loudly instead of reading as "no calls".
+
+    The spec's ``stream.event`` predicate says what one event of its stream looks like
+    (specs/README.md §9.9): a Chat Completions chunk holds its calls under ``delta``, so
+    reading it as a response would answer ``[]`` on a reply that held calls.
+    """
+    event = spec.stream_event
+    if event is not None and event.evaluate(response) is True:
+        raise MalformedResponse(
+            spec.format,
+            f"this is one event of a {spec.format} stream, not a response: feed the events"
+            f" to toolwire.Accumulator({spec.format!r}) (or toolwire.read_stream)",
+        )
+
+
 def _location(spec: WireSpec, key: Any) -> str:
     source_index, index, nested_index, child = key
     source = spec.sources[source_index]
@@ -284,6 +300,7 @@ def locate(
 ) -> list[dict[str, Any]]:
     """The raw call items the client must execute, in response order, unparsed."""
     response = _response(spec, data)
+    refuse_stream_event(spec, response)
     if choice:
         response = _chosen(spec, response, choice)
     try:
@@ -316,6 +333,8 @@ def extract(
         fast = _build_fast(spec, strict)
     found = fast(response)
     if found is not None:
+        if not found:
+            refuse_stream_event(spec, response)
         return found
     return walk_extract(spec, response, strict)
 
@@ -324,6 +343,7 @@ def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) 
     """:func:`extract` by walking the spec's tables: the semantics the fast path follows."""
     if spec.normalize is not None and spec.normalize.detect is not None:
         response = _response(spec, response)
+    refuse_stream_event(spec, response)
     calls: list[ToolCall] = []
     try:
         for index, _, item, _, entry in _classified(spec, response, strict):

@@ -33,6 +33,7 @@ from .interpreter import (
     _response,
     _text,
     _walk,
+    refuse_stream_event,
 )
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -113,7 +114,9 @@ def _unknown_reason(spec: WireSpec, item_type: Any) -> str:
 
 def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
     """Everything at once: calls, server-side calls, truncation and every loose end."""
-    response, count = choice_view(spec, _response(spec, data), choice)
+    whole = _response(spec, data)
+    refuse_stream_event(spec, whole)
+    response, count = choice_view(spec, whole, choice)
     refuse_unknown = _refuses_unknown(spec, strict)
     calls: list[ToolCall] = []
     call_records: list[CallRecord] = []

@@ -81,6 +81,10 @@ export function read(spec, data, strict = null) {
     try { response = loads(response); } catch { throw malformed('response is not JSON'); }
   }
   if (!isObject(response)) throw malformed('a response must be a JSON object');
+  // specs/README.md §6.9: one event of the format's stream is refused, naming the accumulator.
+  if (spec.stream_event && holds(spec.stream_event, response)) {
+    throw malformed(`this is one event of a ${spec.format} stream, not a response: use the Accumulator`);
+  }
   const refuseUnknown = strict === null || strict === undefined ? spec.unknown_items === 'refuse' : strict;
   const reply = { calls: [], server_calls: [], unknown_types: [], skipped: [] };
   try {

@@ -263,6 +263,7 @@ export function compileSpec(data) {
     sniff: data.sniff ? { when: c(data.sniff.when), priority: data.sniff.priority } : null,
     truncated: data.truncated ? c(data.truncated) : null,
     finish_reason: data.finish_reason ? c(data.finish_reason) : null,
+    stream_event: data.stream && typeof data.stream.event === 'string' ? c(data.stream.event) : null,
     items: data.items.map((s) => ({ ...s, select: c(s.select), nested: (s.nested || []).map((n) => ({ when: c(n.when), select: c(n.select) })) })),
     calls: (data.calls || []).map((e) => entry(e)),
     server_side: (data.server_side || []).map((e) => entry(e, { id: 'id', name: 'name', status: 'status' })),

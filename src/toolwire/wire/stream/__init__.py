@@ -1,0 +1,25 @@
+"""Streams: every wire format's stream accumulated into the Reply ``read()`` gives.
+
+Imported on first use only (``toolwire.Accumulator`` resolves through the package's
+module ``__getattr__``): reading a full response never pays for it. Modules:
+:mod:`.accumulator` (the public face), :mod:`.engine` (the seven operations),
+:mod:`.slots` (slot matching), :mod:`.compiled` (the ``stream:`` part, compiled),
+:mod:`.updates` (what ``feed`` hands out), :mod:`.framing` (SSE / NDJSON),
+:mod:`.events` (the one entry of every event), :mod:`.docpath`, :mod:`.errors`.
+"""
+
+from __future__ import annotations
+
+from .accumulator import Accumulator, read_stream
+from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
+from .updates import StreamUpdate
+
+__all__ = [
+    "Accumulator",
+    "IncompleteStream",
+    "MalformedStream",
+    "StreamError",
+    "StreamUpdate",
+    "UnsupportedStream",
+    "read_stream",
+]

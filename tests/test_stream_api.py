@@ -1,0 +1,171 @@
+"""The streaming API: Accumulator, read_stream, the errors, and the README's example."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import toolwire
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"object": "chat.completion.chunk", "id": "c1", "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+CHUNKS = [
+    _chunk({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
+                            "function": {"name": "f", "arguments": '{"a": 1}'}}]}),
+    _chunk({}, "tool_calls"),
+]
+
+
+def test_the_readme_streaming_example_runs() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Streaming", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md#streaming", "exec"), {})
+
+
+def test_read_stream_equals_read_of_the_full_response() -> None:
+    full = {"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls",
+            "message": {"role": "assistant", "tool_calls": [{"id": "call_a", "type": "function",
+                        "function": {"name": "f", "arguments": '{"a": 1}'}}]}}]}
+    assert toolwire.read_stream("openai", CHUNKS) == toolwire.read("openai", full)
+
+
+def test_events_may_be_json_text_bytes_or_sdk_objects() -> None:
+    class Event:
+        def __init__(self, data: dict[str, Any]) -> None:
+            self.data = data
+
+        def model_dump(self, **_: Any) -> dict[str, Any]:
+            return self.data
+
+    events = [json.dumps(CHUNKS[0]), Event(CHUNKS[1])]
+    assert toolwire.read_stream(None, events).calls[0].id == "call_a"
+    assert toolwire.read_stream("openai", [json.dumps(c).encode() for c in CHUNKS]).calls
+
+
+def test_a_non_object_event_is_a_malformed_stream() -> None:
+    acc = toolwire.Accumulator("openai")
+    with pytest.raises(toolwire.MalformedStream) as caught:
+        acc.feed("[1, 2]")
+    assert caught.value.code == "malformed_stream"
+    assert caught.value.event_index == 0
+
+
+def test_a_failed_stream_keeps_failing() -> None:
+    acc = toolwire.Accumulator("anthropic")
+    with pytest.raises(toolwire.MalformedStream):
+        acc.feed({"type": "content_block_delta", "index": 0,
+                  "delta": {"type": "input_json_delta", "partial_json": "{"}})
+    with pytest.raises(toolwire.MalformedStream):
+        acc.feed({"type": "message_stop"})
+    with pytest.raises(toolwire.MalformedStream):
+        acc.reply(allow_incomplete=True)
+
+
+def test_an_unsniffable_first_event_is_an_unknown_format() -> None:
+    with pytest.raises(toolwire.UnknownFormat):
+        toolwire.Accumulator().feed({"hello": "world"})
+
+
+def test_the_sse_event_name_types_an_event_without_a_type() -> None:
+    data = (b"event: message_start\ndata: {\"message\": {\"id\": \"m\", \"content\": []}}\n\n"
+            b"event: message_stop\ndata: {}\n\n")
+    acc = toolwire.Accumulator("anthropic")
+    acc.feed_bytes(data)
+    assert acc.complete
+    assert acc.reply().calls == ()
+
+
+def test_a_stream_error_carries_the_partial_reply_and_provider_code() -> None:
+    acc = toolwire.Accumulator("openai")
+    acc.feed(CHUNKS[0])
+    with pytest.raises(toolwire.StreamError) as caught:
+        acc.feed({"error": {"code": "rate_limited", "message": "slow down"}})
+    error = caught.value
+    assert (error.code, error.error_code, error.error_message) == (
+        "stream_error", "rate_limited", "slow down")
+    assert error.reply is not None and error.reply.calls[0].incomplete
+    assert error.reply.fates() == ("dropped",)
+    assert error.to_dict()["error_code"] == "rate_limited"
+
+
+def test_incomplete_stream_reports_what_was_open() -> None:
+    acc = toolwire.Accumulator("openai")
+    acc.feed(CHUNKS[0])
+    with pytest.raises(toolwire.IncompleteStream) as caught:
+        acc.reply()
+    assert caught.value.open_slots == 1
+    assert caught.value.reply is not None and caught.value.reply.runnable_calls == ()
+
+
+def test_a_terminal_null_output_is_noted() -> None:
+    events = [
+        {"type": "response.created", "response": {"id": "r", "status": "in_progress",
+                                                  "output": []}},
+        {"type": "response.output_item.added", "output_index": 0,
+         "item": {"type": "function_call", "call_id": "c", "name": "f", "arguments": ""}},
+        {"type": "response.output_item.done", "output_index": 0,
+         "item": {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}},
+        {"type": "response.completed", "response": {"id": "r", "status": "completed",
+                                                    "output": None}},
+    ]
+    acc = toolwire.Accumulator("responses")
+    for event in events:
+        acc.feed(event)
+    assert [c.id for c in acc.reply().calls] == ["c"]
+    assert "null" in acc.notes[0]
+    snapshot = acc.snapshot()
+    assert snapshot is not None and snapshot["output"][0]["call_id"] == "c"
+
+
+def test_a_spec_without_a_stream_part_is_unsupported(tmp_path: Path) -> None:
+    spec = (ROOT / "specs" / "wire" / "ollama.yaml").read_text(encoding="utf-8")
+    folder = tmp_path / "wire"
+    folder.mkdir()
+    (folder / "nostream.yaml").write_text(
+        spec.split("# -- stream")[0].replace("format: ollama", "format: nostream")
+        .replace("sniff:\n  when", "x-sniff:\n  when"), encoding="utf-8")
+    registry = toolwire.Registry.from_paths(folder)
+    with pytest.raises(toolwire.UnsupportedStream):
+        toolwire.Accumulator("nostream", registry=registry)
+
+
+def test_read_refuses_a_stream_event_of_any_base_format() -> None:
+    for fmt, event in (
+        ("openai", CHUNKS[0]),
+        ("anthropic", {"type": "content_block_delta", "index": 0, "delta": {}}),
+        ("responses", {"type": "response.output_item.added", "output_index": 0, "item": {}}),
+        ("ollama", {"model": "m", "message": {"role": "assistant"}, "done": False}),
+        ("bedrock", {"contentBlockStop": {"contentBlockIndex": 0}}),
+        ("cohere", {"type": "tool-call-end", "index": 0}),
+    ):
+        for call in (toolwire.read, toolwire.extract, toolwire.locate):
+            with pytest.raises(toolwire.MalformedResponse, match="Accumulator"):
+                call(fmt, event)  # type: ignore[operator]
+    with pytest.raises(toolwire.MalformedResponse, match="Accumulator"):
+        toolwire.read(None, {"type": "message_stop"})
+
+
+def test_a_dialect_overrides_a_base_stream_rule_by_name(tmp_path: Path) -> None:
+    (tmp_path / "shouty.yaml").write_text(
+        "spec_version: 1\nformat: shouty\nextends: openai\ntitle: Shouty\n"
+        "doc_ref: https://example.invalid\nstream:\n  rules:\n    - name: finish\n"
+        "      set:\n        choices[0].finish_reason: \"choices[0].delta.done_word\"\n",
+        encoding="utf-8")
+    registry = toolwire.Registry.from_paths(tmp_path)
+    rules = registry.spec("shouty").data["stream"]["rules"]
+    assert [r["name"] for r in rules] == [r["name"] for r in
+                                          registry.spec("openai").data["stream"]["rules"]]
+    acc = toolwire.Accumulator("shouty", registry=registry)
+    acc.feed(CHUNKS[0])
+    acc.feed(_chunk({"done_word": "tool_calls"}))
+    assert acc.complete
+    assert "sniff" not in registry.spec("shouty").data["stream"]
