@@ -30,7 +30,21 @@ def _without_provenance(data: dict[str, Any]) -> dict[str, Any]:
     """A Reply's data without raw_arguments: a streamed call's raw arguments are the pieces
     as they arrived (JSON text), where the full body may hold an object (specs/README.md §9.7)."""
     calls = [{k: v for k, v in c.items() if k != "raw_arguments"} for c in data["calls"]]
-    return {**data, "calls": calls}
+    servers = [_input_decoded(s) for s in data["server_calls"]]
+    # Reply.text is not accumulated from streams yet (specs/README.md §9.7): left out.
+    return {**data, "calls": calls, "server_calls": servers, "text": None}
+
+
+def _input_decoded(server_call: dict[str, Any]) -> dict[str, Any]:
+    """A server call whose input a stream delivered as JSON text pieces (Anthropic's
+    server_tool_use input_json_delta) holds that text, where the full body holds the object:
+    both compare through the decoding table (specs/README.md §9.7)."""
+    value = server_call.get("input")
+    if isinstance(value, str):
+        decoded, undecodable, _ = toolwire.decode_arguments(value)
+        if not undecodable:
+            return {**server_call, "input": decoded}
+    return server_call
 
 
 @pytest.mark.parametrize(("name", "case", "test"), STREAM_TESTS, ids=[t[0] for t in STREAM_TESTS])
