@@ -82,6 +82,15 @@ def test_the_cli_extract_command_imports_none_of_them() -> None:
     assert found["loaded"] == []
 
 
+def test_reading_a_wire_reply_imports_no_text_module() -> None:
+    found = _loaded_after(
+        "import toolwire\n"
+        f"toolwire.read('openai', {REPLY!r})\n"
+        "result = sorted(m for m in sys.modules if m.startswith('toolwire.text'))"
+    )
+    assert found["result"] == []
+
+
 def test_plain_replies_load_neither_the_sdk_normaliser_nor_the_renderer() -> None:
     # Every bundled format, extract and read on a plain dict: toolwire.interop (SDK
     # objects in) and toolwire.wire.render (results out) load only when used.

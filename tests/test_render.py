@@ -190,8 +190,9 @@ def test_a_reply_restored_from_a_copy_renders_from_its_calls() -> None:
     reply = toolwire.read("anthropic", ANTHROPIC)
     for other in (pickle.loads(pickle.dumps(reply)), copy.deepcopy(reply)):
         assert other == reply
+        # A copy carries Reply.text, so its turn keeps the text block as the original's does.
         assert [b["type"] for b in other.assistant_message()["content"]] == [
-            "tool_use", "tool_use"]
+            "text", "tool_use", "tool_use"]
         assert other.answer({"toolu_1": "x", "toolu_2": "y"}) == reply.answer(
             {"toolu_1": "x", "toolu_2": "y"})
 

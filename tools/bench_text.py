@@ -12,8 +12,14 @@ hostile
     and stray close markers. Formats that read a call at the reply's start begin
     with the nested brackets, so that reading starts there.
 
-It prints CPU seconds per MB for each, then PASS or FAIL per format and input for "time
-per MB stays within 1.5x across the sizes" (slowest over fastest), the property
+Formats without a hand-written sample below get one derived from the spec and the
+format's conformance suite: the normal reply is the ``text_around_calls`` case's first
+text, the hostile one built from the spec's own markers (:func:`derived_sample`).
+
+It prints CPU seconds per MB for each, then the ratio of each format's normal time
+per MB to Hermes's (the "within 2x of Hermes" target), then PASS or FAIL per format
+and input for "time per MB stays within 1.5x across the sizes" (slowest over
+fastest), the property
 that rules out quadratic scanning. ``run(sizes)`` returns the rows and
 ``verdicts(rows)`` the judgements, for ``tools/bench.py``.
 """
@@ -22,18 +28,34 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from toolwire.text import bundled_text_specs, extract_text
 
-__all__ = ["FLAT_WITHIN", "FORMATS", "hostile_text", "main", "normal_text", "run", "verdicts"]
+__all__ = [
+    "FLAT_WITHIN",
+    "FORMATS",
+    "HERMES_WITHIN",
+    "derived_sample",
+    "hostile_text",
+    "main",
+    "normal_text",
+    "run",
+    "sample",
+    "verdicts",
+]
 
 MB = 1_000_000
 FLAT_WITHIN = 1.5
+HERMES_WITHIN = 2.0
+CASES = Path(__file__).resolve().parent.parent / "specs" / "conformance" / "text"
 DEFAULT_SIZES = (1, 2, 5, 10)
 
 
@@ -120,11 +142,40 @@ FORMATS: dict[str, Sample] = {
         + _KIMI[1] + "\n", 2,
         _KIMI[2] + f"functions.f:0{_KIMI[4]}{{", (_KIMI[2] + f"functions.f:0{_KIMI[4]}", "["),
         _KIMI[2] + f'functions.f:0{_KIMI[4]}{{"a": "', _KIMI[3], prefix=_KIMI[0]),
+    "gpt_oss": Sample(
+        "<|channel|>analysis<|message|>The user wants the weather.<|end|><|start|>assistant"
+        "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
+        '{"city": "Paris"}<|call|>\n', 1,
+        "<|start|>assistant<|channel|>commentary to=functions.f<|message|>{\"a\": [",
+        ("<|start|>assistant<|channel|>commentary to=functions.f<|message|>", "["),
+        "<|start|>assistant<|channel|>commentary to=functions.f<|message|>\"", "<|call|>"),
     "granite": Sample(
         'Let me check.\n<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]\n',
         1, '<|tool_call|>[{"name": "f", "arguments": {"a": [', ("", "["),
         '<|tool_call|>[{"name": "f", "arguments": {"a": "', "]", starts_deep=True),
 }
+
+
+@cache
+def derived_sample(fmt: str) -> Sample:
+    """A sample for ``fmt`` from its spec's markers and its ``text_around_calls`` case."""
+    case = json.loads((CASES / fmt / "text_around_calls.json").read_text("utf-8"))
+    first = next(t for t in case["tests"] if t["expect"]["calls"])
+    spec = bundled_text_specs()[fmt]
+    scanner = spec.scanner(spec.resolve({}))
+    opening = scanner.opens[0]
+    prefix = scanner.section[0] if scanner.section else ""
+    return Sample(
+        first["text"] + "\n", len(first["expect"]["calls"]),
+        opening + '{"name": "f", "arguments": {"a": [', (opening, "["),
+        opening + '{"name": "f", "arguments": {"a": "', scanner.close or opening[:1],
+        prefix=prefix,
+    )
+
+
+def sample(fmt: str) -> Sample:
+    """The hand-written sample of ``fmt``, or one derived from its spec and cases."""
+    return FORMATS.get(fmt) or derived_sample(fmt)
 
 
 def _repeat(unit: str, size: int) -> str:
@@ -133,21 +184,21 @@ def _repeat(unit: str, size: int) -> str:
 
 def normal_text(fmt: str, size: int) -> str:
     """Whole copies of the format's normal reply, at least ``size`` characters."""
-    unit = FORMATS[fmt].unit
+    unit = sample(fmt).unit
     return unit * -(-size // len(unit))
 
 
 def hostile_text(fmt: str, size: int) -> str:
     """Exactly ``size`` characters of the format's worst cases (see the module docstring)."""
-    sample = FORMATS[fmt]
+    chosen = sample(fmt)
     share = size // 4
-    deep = sample.deep[0] + sample.deep[1] * (share - len(sample.deep[0]))
-    endless = sample.endless + "x" * (share - len(sample.endless))
-    unclosed, stray = _repeat(sample.unclosed, share), _repeat(sample.stray, share)
-    parts = [deep, unclosed, endless, stray] if sample.starts_deep else [
+    deep = chosen.deep[0] + chosen.deep[1] * (share - len(chosen.deep[0]))
+    endless = chosen.endless + "x" * (share - len(chosen.endless))
+    unclosed, stray = _repeat(chosen.unclosed, share), _repeat(chosen.stray, share)
+    parts = [deep, unclosed, endless, stray] if chosen.starts_deep else [
         unclosed, deep, endless, stray
     ]
-    text = sample.prefix + "".join(parts)
+    text = chosen.prefix + "".join(parts)
     return (text + " " * size)[:size]
 
 
@@ -180,7 +231,7 @@ def run(
     noisy moment on the machine hits every size alike; the best round counts.
     """
     rows: list[dict[str, Any]] = []
-    for fmt in formats or sorted(FORMATS):
+    for fmt in formats or sorted(bundled_text_specs()):
         for kind, make in (("normal", normal_text), ("hostile", hostile_text)):
             texts = {mb: make(fmt, mb * MB) for mb in sizes}
             best = dict.fromkeys(sizes, float("inf"))
@@ -228,10 +279,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         verdict = judged[(fmt, kind)]
         mark = "PASS" if verdict["passed"] else "FAIL"
         print(f"{fmt:14} {kind:8} {cells}   {mark} ({verdict['ratio']:.2f}x)")
+    hermes = {r["mb"]: r["seconds_per_mb"] for r in rows
+              if r["format"] == "hermes" and r["input"] == "normal"}
+    slow = []
+    if hermes:
+        print(f"\nnormal time per MB over Hermes's (target <= {HERMES_WITHIN}x):")
+        for (fmt, kind), group in by_key.items():
+            if kind != "normal":
+                continue
+            ratio = max(r["seconds_per_mb"] / hermes[r["mb"]] for r in group if r["mb"] in hermes)
+            mark = "PASS" if ratio <= HERMES_WITHIN else "FAIL"
+            if ratio > HERMES_WITHIN:
+                slow.append(fmt)
+            print(f"  {fmt:16} {ratio:5.2f}x {mark}")
     failed = [v for v in judged.values() if not v["passed"]]
     print(f"\ntime per MB flat within {FLAT_WITHIN}x from {min(sizes)} MB to {max(sizes)} MB:",
           "PASS" if not failed else f"FAIL ({len(failed)} of {len(judged)})")
-    return 1 if failed else 0
+    if slow:
+        print(f"slower than {HERMES_WITHIN}x Hermes: {', '.join(slow)}")
+    return 1 if failed or slow else 0
 
 
 if __name__ == "__main__":

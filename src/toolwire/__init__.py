@@ -16,7 +16,7 @@ The functions here run on :meth:`Registry.default` (the bundled specs plus folde
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .arguments import decode_arguments
 from .errors import (
@@ -31,6 +31,9 @@ from .errors import (
 from .registry import Registry
 from .reply import ItemRecord, Reply, SkippedItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
+
+if TYPE_CHECKING:
+    from .text import TextReply
 
 __version__ = "0.1.0"
 
@@ -60,6 +63,7 @@ __all__ = [
     "from_fmt",
     "locate",
     "read",
+    "read_text",
     "sniff_format",
 ]
 
@@ -115,18 +119,36 @@ def from_fmt(fmt: str, raw_item: Any) -> ToolCall | None:
     return Registry.default().from_fmt(fmt, raw_item)
 
 
-def read(fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
+def read(
+    fmt: str | None,
+    data: Any,
+    *,
+    strict: bool | None = None,
+    text_format: str | None = None,
+    text_params: dict[str, str] | None = None,
+) -> Reply:
     """Everything at once: calls, server calls, truncation, finish reason, loose ends.
 
     ``fmt=None`` sniffs the format. See :class:`Reply` for the tool-loop split into
-    runnable, dropped and rejected calls.
+    runnable, dropped and rejected calls. ``text_format`` (a text format, e.g.
+    ``"hermes"``) also lifts the calls the model wrote into the assistant text;
+    ``Reply.text`` is that text, clean.
     """
-    return Registry.default().read(fmt, data, strict=strict)
+    return Registry.default().read(
+        fmt, data, strict=strict, text_format=text_format, text_params=text_params
+    )
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:
     """Tool calls a model wrote inside its text, in text format ``fmt``: ``(clean_text, calls)``."""
     return Registry.default().extract_from_text(fmt, text, **params)
+
+
+def read_text(fmt: str, text: str, **params: Any) -> TextReply:
+    """Model text in text format ``fmt`` as a ``TextReply``: the answer, the reasoning
+    (the format's reasoning regions, kept apart) and the calls; ``tools=`` types the
+    values of XML-family formats by the tools' schemas."""
+    return Registry.default().read_text(fmt, text, **params)
 
 
 def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, list[ToolCall]]:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .spec import Document
-    from .text import TextSpec
+    from .text import TextReply, TextSpec
 
 __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 
@@ -202,8 +202,13 @@ class Registry:
         return _lookup(self._specs, fmt)
 
     def text_spec(self, fmt: str) -> TextSpec:
-        """The text spec of ``fmt``; :class:`UnknownFormat` if there is none."""
-        return _lookup(self._text, fmt)
+        """The text spec of ``fmt`` (a format name or an alias); :class:`UnknownFormat`."""
+        table = self._text
+        if isinstance(fmt, str) and fmt not in table:
+            for spec in table.values():
+                if fmt in spec.aliases:
+                    return spec
+        return _lookup(table, fmt)
 
     def specs(self) -> Mapping[str, WireSpec]:
         """All wire specs by format name."""
@@ -253,15 +258,35 @@ class Registry:
         """One raw call item (as :meth:`locate` returns them) as a :class:`ToolCall`."""
         return interpreter.from_item(self.spec(fmt), raw_item)
 
-    def read(self, fmt: str | None, data: Any, *, strict: bool | None = None) -> Reply:
-        """Everything at once; ``fmt=None`` sniffs (:class:`UnknownFormat` if nothing fits)."""
+    def read(
+        self,
+        fmt: str | None,
+        data: Any,
+        *,
+        strict: bool | None = None,
+        text_format: str | None = None,
+        text_params: Mapping[str, str] | None = None,
+    ) -> Reply:
+        """Everything at once; ``fmt=None`` sniffs (:class:`UnknownFormat` if nothing fits).
+
+        ``text_format`` names a text format whose calls the model wrote into the reply's
+        assistant text (a server without a tool parser): they are lifted out after the
+        wire calls, and ``Reply.text`` is the text without them.
+        """
+        text_spec = self.text_spec(text_format) if text_format is not None else None
         if fmt is None:
             response = coerce_response(data, None)
             sniffed = self.sniff_format(response)
             if sniffed is None:
                 raise UnknownFormat(None, self._specs)
-            return interpreter.read(self.spec(sniffed), response, strict)
-        return interpreter.read(self.spec(fmt), data, strict)
+            reply = interpreter.read(self.spec(sniffed), response, strict)
+        else:
+            reply = interpreter.read(self.spec(fmt), data, strict)
+        if text_spec is None:
+            return reply
+        from .wire.content import lift_text_calls
+
+        return lift_text_calls(reply, text_spec, None, dict(text_params or {}))
 
     def extract_from_text(
         self, fmt: str, text: str, **params: Any
@@ -271,6 +296,12 @@ class Registry:
 
         clean, calls = extract_text(self.text_spec(fmt), text, **params)
         return clean, list(calls)
+
+    def read_text(self, fmt: str, text: str, **params: Any) -> TextReply:
+        """Model text read as a :class:`~toolwire.text.TextReply`: answer, reasoning, calls."""
+        from .text import read_text_spec
+
+        return read_text_spec(self.text_spec(fmt), text, **params)
 
     def extract_hermes_from_text(
         self, text: str, tag: str = "tool_call"

@@ -92,7 +92,7 @@ class Reply(Record):
 
     __slots__ = (
         "_source", "calls", "finish_reason", "format", "items", "server_calls", "skipped",
-        "truncated", "unknown_types",
+        "text", "truncated", "unknown_types",
     )
     format: str
     calls: tuple[ToolCall, ...]
@@ -102,6 +102,7 @@ class Reply(Record):
     unknown_types: tuple[str, ...]
     skipped: tuple[SkippedItem, ...]
     items: tuple[ItemRecord, ...]
+    text: str | None
     # The (spec, response) it was read from, for assistant_message(); no part of its value.
     _source: tuple[Any, Any] | None
     _hidden = frozenset({"_source"})
@@ -116,6 +117,7 @@ class Reply(Record):
         unknown_types: tuple[str, ...] = (),
         skipped: tuple[SkippedItem, ...] = (),
         items: tuple[ItemRecord, ...] = (),
+        text: str | None = None,
     ) -> None:
         setfield(self, "format", format)
         setfield(self, "calls", calls)
@@ -125,6 +127,10 @@ class Reply(Record):
         setfield(self, "unknown_types", unknown_types)
         setfield(self, "skipped", skipped)
         setfield(self, "items", items)
+        # The assistant's text as the spec's `content` reads it (None: the spec reads none,
+        # or the reply has none); with read(..., text_format=) the calls written in it are
+        # lifted out (toolwire.wire.content).
+        setfield(self, "text", text)
         setfield(self, "_source", None)
 
     def fates(self) -> tuple[str, ...]:
@@ -206,6 +212,7 @@ class Reply(Record):
             "unknown_types": list(self.unknown_types),
             "skipped": [s.to_dict() for s in self.skipped],
             "fates": list(self.fates()),
+            "text": self.text,
         }
 
 

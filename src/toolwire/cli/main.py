@@ -89,17 +89,27 @@ def _cmd_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> i
     if args.text is not None:
         if args.example is not None:
             raise _UsageError("--example and --text do not go together")
+        if getattr(args, "text_in_content", None) is not None:
+            raise _UsageError("--text and --text-in-content do not go together")
         text = _read_input(args.file, None)
         clean, calls = registry.extract_from_text(args.text, text, **_params(args.param))
         _emit({"format": args.text, "clean_text": clean, "calls": [c.to_dict() for c in calls]},
               out)
         return 0
-    if args.param:
-        raise _UsageError("--param goes with --text")
+    from . import text_in_content
+
+    if args.param and not text_in_content.wanted(args):
+        raise _UsageError("--param goes with --text or --text-in-content")
     fmt = args.format
     if args.example is not None and fmt is None and args.example in registry.formats():
         fmt = args.example
-    reply = registry.read(fmt, _read_input(args.file, args.example), strict=strict)
+    data = _read_input(args.file, args.example)
+    if text_in_content.wanted(args):
+        reply = text_in_content.read_with_text(
+            args, registry, fmt, data, strict, _params(args.param)
+        )
+    else:
+        reply = registry.read(fmt, data, strict=strict)
     _emit(reply.to_dict(), out)
     return 0
 
@@ -198,6 +208,9 @@ def _parser() -> argparse.ArgumentParser:
     extract.add_argument("--format", "-f", help="the wire format (default: sniffed)")
     extract.add_argument("--example", help="use a bundled example reply instead of a file")
     extract.add_argument("--text", metavar="FMT", help="read tool calls written in model text")
+    from .text_in_content import add_options as add_text_in_content
+
+    add_text_in_content(extract)
     extract.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                          help="a text format's parameter (with --text), e.g. tag=tool_call")
     group = extract.add_mutually_exclusive_group()
@@ -240,7 +253,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
         return None
     args: dict[str, Any] = {
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
-        "param": [], "strict": False, "lenient": False,
+        "param": [], "strict": False, "lenient": False, "text_in_content": None,
     }
     seen: set[str] = set()
     rest = list(argv[1:])

@@ -82,7 +82,9 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
             yield entry.name
             yield entry.status
     normalize = spec.normalize
-    extras: tuple[Expression | None, ...] = (spec.sniff, spec.truncated, spec.finish_reason)
+    extras: tuple[Expression | None, ...] = (
+        spec.sniff, spec.truncated, spec.finish_reason, spec.content
+    )
     if normalize is not None:
         extras += (normalize.shape, normalize.detect)
     if spec.render is not None:

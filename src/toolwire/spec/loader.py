@@ -48,7 +48,7 @@ __all__ = ["check_wire_document", "read_document"]
 SUPPORTED_VERSIONS = frozenset({1})
 
 _EXPRESSION_KEYS = frozenset({"select", "when", "name", "arguments", "id", "status"})
-_TOP_EXPRESSIONS = ("truncated", "finish_reason")
+_TOP_EXPRESSIONS = ("truncated", "finish_reason", "content")
 
 
 def read_document(path: str | Path) -> Document:

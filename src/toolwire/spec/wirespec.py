@@ -237,6 +237,7 @@ class WireSpec(Record):
     """
 
     __slots__ = (
+        "content",
         "data",
         "doc_ref",
         "entries",
@@ -266,6 +267,7 @@ class WireSpec(Record):
     sniff_priority: int
     truncated: Expression | None
     finish_reason: Expression | None
+    content: Expression | None
     normalize: Normalize | None
     render: RenderPart | None
     path: str
@@ -285,6 +287,7 @@ class WireSpec(Record):
         sniff_priority: int = 0,
         truncated: Expression | None = None,
         finish_reason: Expression | None = None,
+        content: Expression | None = None,
         path: str = "",
         data: Mapping[str, Any] | None = None,
         normalize: Normalize | None = None,
@@ -295,7 +298,8 @@ class WireSpec(Record):
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
             ("unknown_items", unknown_items), ("table", table), ("entries", entries),
             ("sniff", sniff), ("sniff_priority", sniff_priority), ("truncated", truncated),
-            ("finish_reason", finish_reason), ("path", path), ("normalize", normalize),
+            ("finish_reason", finish_reason), ("content", content), ("path", path),
+            ("normalize", normalize),
             ("render", render),
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
         ):
@@ -433,6 +437,7 @@ def compile_wire_spec(
         sniff_priority=int(sniff["priority"]) if sniff else 0,
         truncated=_optional(data, "truncated", compiler),
         finish_reason=_optional(data, "finish_reason", compiler),
+        content=_optional(data, "content", compiler),
         path=path,
         data=data,
         normalize=_normalize(data, table, compiler),

@@ -22,10 +22,14 @@ from .extract import (
     extract_from_text,
     extract_hermes_from_text,
     extract_text,
+    read_text,
+    read_text_spec,
 )
+from .reply import TextReply
 from .spec import TextSpec
 
 __all__ = [
+    "TextReply",
     "TextSpec",
     "bundled_text_specs",
     "compile_text_spec",
@@ -33,4 +37,6 @@ __all__ = [
     "extract_hermes_from_text",
     "extract_text",
     "load_text_spec",
+    "read_text",
+    "read_text_spec",
 ]

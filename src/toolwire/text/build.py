@@ -13,11 +13,15 @@ from typing import Any
 
 from ..expression import Expression
 from .grammar import Grammar
+from .grammar_call_object import CallObjectGrammar
 from .grammar_head import HeadGrammar
-from .grammar_json import JsonGrammar
+from .grammar_json import DEFAULT_CALL_KEYS, JsonGrammar
 from .grammar_pythonic import PythonicGrammar
 from .grammar_xml import XmlGrammar
+from .harmony import HarmonyMarkers, HarmonyScanner
+from .regions import Region
 from .scanner import Scanner
+from .typed import ALL_TYPES
 
 __all__ = ["build_scanner"]
 
@@ -27,8 +31,22 @@ Render = Callable[[str], str]
 
 def build_scanner(
     data: Mapping[str, Any], render: Render, expressions: Mapping[str, Expression]
-) -> Scanner:
+) -> Scanner | HarmonyScanner:
     """The scanner for ``data`` with every marker rendered by ``render``."""
+    messages = data.get("messages")
+    if messages is not None:
+        return HarmonyScanner(
+            HarmonyMarkers(
+                start=render("/messages/start"),
+                channel=render("/messages/channel"),
+                message=render("/messages/message"),
+                ends=tuple(render(f"/messages/ends/{i}") for i in range(len(messages["ends"]))),
+                recipient=render("/messages/recipient"),
+                calls_prefix=render("/messages/calls_prefix"),
+                reasoning=frozenset(messages["reasoning_channels"]),
+                answer=frozenset(messages["answer_channels"]),
+            )
+        )
     section = None
     if isinstance(data.get("section"), dict):
         section = (render("/section/open"), render("/section/close"))
@@ -39,12 +57,32 @@ def build_scanner(
         _grammar(f"/payload/{i}", entry, render, expressions)
         for i, entry in enumerate(data["payload"])
     )
+    bare = None
+    if block.get("bare"):
+        for i, entry in enumerate(data["payload"]):
+            if entry.get("grammar") == "xml-parameters" and "function" in entry:
+                bare = (
+                    render(f"/payload/{i}/function/open"),
+                    render(f"/payload/{i}/function/close"),
+                )
+                break
+    reasoning = tuple(
+        Region(
+            render(f"/reasoning/{i}/open"),
+            render(f"/reasoning/{i}/close"),
+            bool(region.get("open_in_prompt", False)),
+            bool(region.get("calls", False)),
+        )
+        for i, region in enumerate(data.get("reasoning", ()))
+    )
     return Scanner(
         opens=opens,
         close=close,
         payloads=payloads,
         section=section,
         text_start=bool(block.get("text_start", False)),
+        bare=bare,
+        reasoning=reasoning,
     )
 
 
@@ -64,8 +102,11 @@ def _grammar(
             separator=one("separator"),
             when=expressions.get(f"{base}/when"),
             name=expressions[f"{base}/name"],
-            arguments=expressions[f"{base}/arguments"],
+            arguments=expressions.get(f"{base}/arguments"),
             id=expressions.get(f"{base}/id"),
+            arguments_keys=tuple(entry.get("arguments_keys", ())),
+            call_keys=tuple(entry.get("call_keys", DEFAULT_CALL_KEYS)),
+            single_key=bool(entry.get("single_key", False)),
         )
     if grammar == "head-json":
         return HeadGrammar(
@@ -99,7 +140,22 @@ def _grammar(
             parameter=parameter,
             value_trim=entry.get("value_trim", "whitespace"),
             values=entry.get("values", "json-or-string"),
+            types=tuple(entry.get("types", ALL_TYPES)),
+            quoted_names=bool(entry.get("quoted_names", False)),
+            string_attribute=entry.get("string_attribute"),
+            string_value=entry.get("string_value", "true"),
+            function_name_attribute=entry.get("function_name_attribute"),
+            parameter_name_attribute=entry.get("parameter_name_attribute"),
+        )
+    if grammar == "call-object":
+        return CallObjectGrammar(
+            prefix=render(f"{base}/call_prefix"),
+            delimiter=render(f"{base}/string_delimiter"),
+            json_strings=entry.get("strings", "text") == "json-or-string",
         )
     if grammar == "pythonic":
-        return PythonicGrammar()
+        return PythonicGrammar(
+            lines=entry.get("layout", "list") == "lines",
+            json_constants=entry.get("constants", "python") == "python-and-json",
+        )
     raise ValueError(f"unknown grammar {grammar!r}")  # the meta-schema rules this out

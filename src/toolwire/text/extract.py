@@ -12,32 +12,53 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ..errors import SpecError, SpecProblem, UnknownFormat
 from ..paths import bundled_specs_dir
 from ..toolcall import ToolCall
 from .compile import load_text_spec
+from .reply import TextReply
 from .spec import TextSpec
+from .typed import schemas_of
 
 __all__ = [
     "bundled_text_specs",
     "extract_from_text",
     "extract_hermes_from_text",
     "extract_text",
+    "read_text",
+    "read_text_spec",
 ]
 
 
-def extract_text(spec: TextSpec, text: str, **params: str) -> tuple[str, list[ToolCall]]:
-    """``(clean_text, calls)`` of ``text`` read with ``spec``.
-
-    ``params`` are the spec's declared parameters (Hermes: ``tag``); an undeclared one
-    raises :class:`TypeError` naming it, a value its pattern refuses :class:`ValueError`.
-    """
+def _checked(spec: TextSpec, text: str) -> None:
     if not isinstance(spec, TextSpec):
         raise TypeError(f"spec must be a TextSpec, not {type(spec).__name__}")
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
-    return spec.scanner(spec.resolve(params)).extract(text)
+
+
+def extract_text(
+    spec: TextSpec, text: str, *, tools: Any = None, **params: str
+) -> tuple[str, list[ToolCall]]:
+    """``(clean_text, calls)`` of ``text`` read with ``spec``.
+
+    ``params`` are the spec's declared parameters (Hermes: ``tag``); an undeclared one
+    raises :class:`TypeError` naming it, a value its pattern refuses :class:`ValueError`.
+    ``tools`` (a :class:`toolwire.Tools` or ``{tool_name: parameters_schema}``) types
+    the text values of XML-family formats by each tool's schema. Reasoning regions stay
+    in the clean text as written; :func:`read_text_spec` returns them apart.
+    """
+    _checked(spec, text)
+    return spec.scanner(spec.resolve(params)).extract(text, schemas_of(tools))
+
+
+def read_text_spec(spec: TextSpec, text: str, *, tools: Any = None, **params: str) -> TextReply:
+    """``text`` read with ``spec``: the answer, the reasoning and the calls apart."""
+    _checked(spec, text)
+    scanned = spec.scanner(spec.resolve(params)).read(text, schemas_of(tools))
+    return TextReply(scanned.text, scanned.reasoning, tuple(scanned.calls))
 
 
 @cache
@@ -57,6 +78,21 @@ def _bundled() -> dict[str, TextSpec]:
     return specs
 
 
+@cache
+def _by_alias() -> dict[str, TextSpec]:
+    return {alias: spec for spec in _bundled().values() for alias in spec.aliases}
+
+
+def _lookup(fmt: str) -> TextSpec:
+    if not isinstance(fmt, str):
+        raise TypeError(f"fmt must be a str, not {type(fmt).__name__}")
+    specs = _bundled()
+    spec = specs.get(fmt) or _by_alias().get(fmt)
+    if spec is None:
+        raise UnknownFormat(fmt, specs)
+    return spec
+
+
 def _shown(path: Path) -> Path:
     """The path as errors show it: relative to the working folder when inside it."""
     try:
@@ -70,18 +106,21 @@ def bundled_text_specs() -> dict[str, TextSpec]:
     return dict(_bundled())
 
 
-def extract_from_text(fmt: str, text: str, **params: str) -> tuple[str, list[ToolCall]]:
+def extract_from_text(
+    fmt: str, text: str, *, tools: Any = None, **params: str
+) -> tuple[str, list[ToolCall]]:
     """``(clean_text, calls)`` of ``text`` in the bundled text format ``fmt``.
 
+    ``fmt`` is a format name or one of its aliases (SGLang's name where it differs).
     Raises :class:`UnknownFormat` for a format no bundled text spec defines.
     """
-    if not isinstance(fmt, str):
-        raise TypeError(f"fmt must be a str, not {type(fmt).__name__}")
-    specs = _bundled()
-    spec = specs.get(fmt)
-    if spec is None:
-        raise UnknownFormat(fmt, specs)
-    return extract_text(spec, text, **params)
+    return extract_text(_lookup(fmt), text, tools=tools, **params)
+
+
+def read_text(fmt: str, text: str, *, tools: Any = None, **params: str) -> TextReply:
+    """``text`` in the bundled text format ``fmt``, as a :class:`TextReply`:
+    the answer, the reasoning (the format's reasoning regions) and the calls apart."""
+    return read_text_spec(_lookup(fmt), text, tools=tools, **params)
 
 
 def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, list[ToolCall]]:

@@ -19,18 +19,26 @@ ended. It is told two facts about the slice:
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from typing import Any, Final, NamedTuple, Protocol
 
-from ..jsontext import scan_at
+from ..jsontext import JsonFault, scan_at
 from ..toolcall import ToolCall
+from .typed import Schemas
 
 __all__ = [
+    "OUT_OF_RANGE",
+    "OUT_OF_RANGE_CODE",
     "UNFINISHED",
     "UNFINISHED_CODE",
     "Grammar",
+    "OutOfRange",
     "Parsed",
     "decode_json_at",
+    "decode_json_lenient_at",
+    "has_infinity",
     "plausible_name",
     "skip_blanks",
 ]
@@ -57,8 +65,14 @@ class Parsed(NamedTuple):
 class Grammar(Protocol):
     """Reads one block's slice of text."""
 
-    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
-        """The calls ``chunk`` carries, or None when it carries none."""
+    def parse(
+        self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
+    ) -> Parsed | None:
+        """The calls ``chunk`` carries, or None when it carries none.
+
+        ``schemas`` gives a tool's parameters schema by name when the caller passed
+        ``tools=``; grammars whose values are text type them by it (:mod:`.typed`).
+        """
         ...
 
 
@@ -68,14 +82,64 @@ def skip_blanks(text: str, pos: int) -> int:
     return match.end() if match else pos
 
 
+OUT_OF_RANGE: Final = "number out of range"
+"""``arguments_error`` of arguments holding a number beyond the float range (``1e400``)."""
+OUT_OF_RANGE_CODE: Final = "number-out-of-range"
+"""Its ``arguments_error_code``, the decoding table's (specs/README.md §1.4.1)."""
+
+
+class OutOfRange(ValueError):
+    """A number literal beyond the float range (``1e400``): it would decode to infinity."""
+
+
+def _refuse(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+_LENIENT: Final = json.JSONDecoder(parse_constant=_refuse)
+
+
 def decode_json_at(text: str, pos: int) -> tuple[Any, int]:
     """One strict JSON value starting exactly at ``pos``: ``(value, end)``.
 
     Raises :class:`ValueError` for text that is not a JSON value there within the
-    portable limits (NaN, Infinity, 1e400, nesting past 512: specs/README.md §1.4.1),
-    so hostile brackets end here, not in a crash, and every language agrees.
+    portable limits (NaN, Infinity, nesting past 512: specs/README.md §1.4.1), so
+    hostile brackets end here, not in a crash, and every language agrees; and
+    :class:`OutOfRange` (a ``ValueError``) for a number beyond the float range, so that
+    a grammar can still read the call object around it and refuse only its arguments.
     """
-    return scan_at(text, pos)
+    try:
+        return scan_at(text, pos)
+    except JsonFault as fault:
+        if fault.code == OUT_OF_RANGE_CODE:
+            raise OutOfRange(OUT_OF_RANGE) from None
+        raise
+
+
+def decode_json_lenient_at(text: str, pos: int) -> tuple[Any, int]:
+    """:func:`decode_json_at`, but a number beyond the float range decodes to infinity.
+
+    Used only after :class:`OutOfRange`, so that the call object around such a number
+    is still read (its name is fine) and only its arguments are refused.
+    """
+    try:
+        return _LENIENT.raw_decode(text, pos)
+    except RecursionError:
+        raise ValueError("nesting too deep") from None
+
+
+def has_infinity(value: Any) -> bool:
+    """Whether a decoded JSON value holds ±infinity anywhere (iteratively: any depth)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and item in (math.inf, -math.inf):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def plausible_name(name: str) -> bool:

@@ -22,6 +22,7 @@ from .grammar import (
     plausible_name,
     skip_blanks,
 )
+from .typed import Schemas
 
 __all__ = ["HeadGrammar"]
 
@@ -61,7 +62,9 @@ class HeadGrammar:
         self._arguments_prefix = arguments_prefix
         self._arguments_suffix = arguments_suffix
 
-    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
+    def parse(
+        self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
+    ) -> Parsed | None:
         split = self._split(chunk)
         if split is None:
             return None

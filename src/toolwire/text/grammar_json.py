@@ -9,26 +9,65 @@ A block is all or nothing: if any value is not a call object (invalid JSON, not 
 object, no name, a ``when`` that does not hold), the block carries no call and stays
 in the text where it was. Splitting a JSON array's text to keep half of it would
 hand back a reply that never existed.
+
+With ``single_key`` a call object is ``{"NAME": ARGUMENTS}``, one key (Apertus).
+
+With ``arguments_keys`` the spec names the keys a call object may carry its arguments
+under (Hermes: ``arguments``, then ``parameters`` as Llama-style models write it). An
+object with none of them is a call without arguments only if every key it holds is one
+of ``call_keys`` (name, id, type); one that holds some other key put its arguments
+somewhere the spec does not know, and becomes a call with ``arguments_undecodable``
+naming that key: arguments are never emptied silently.
+
+A number beyond the float range (``1e400``) would decode to infinity, which the
+decoding table refuses (§1.4): the call object is read again leniently, and a call
+whose arguments hold such a number is kept with ``arguments_undecodable``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from ..arguments import decode_arguments_coded
 from ..expression import Expression
 from ..toolcall import ToolCall
-from .grammar import Parsed, decode_json_at, skip_blanks
+from .grammar import (
+    OUT_OF_RANGE,
+    OUT_OF_RANGE_CODE,
+    OutOfRange,
+    Parsed,
+    decode_json_at,
+    decode_json_lenient_at,
+    has_infinity,
+    skip_blanks,
+)
+from .typed import Schemas
 
 __all__ = ["JsonGrammar"]
 
 SHAPES: Final = frozenset({"object", "array", "object-or-array"})
+DEFAULT_CALL_KEYS: Final = ("name", "id", "type")
+MISPLACED_CODE: Final = "arguments-key-unknown"
+"""``arguments_error_code`` of a call object whose arguments sit under a key the spec does
+not accept."""
 
 
 class JsonGrammar:
     """Reads JSON call objects; see the module docstring."""
 
-    __slots__ = ("_arguments", "_arrays", "_id", "_name", "_objects", "_separator", "_when")
+    __slots__ = (
+        "_arguments",
+        "_arguments_keys",
+        "_arrays",
+        "_call_keys",
+        "_id",
+        "_name",
+        "_objects",
+        "_separator",
+        "_single_key",
+        "_when",
+    )
 
     def __init__(
         self,
@@ -37,8 +76,11 @@ class JsonGrammar:
         separator: str | None,
         when: Expression | None,
         name: Expression,
-        arguments: Expression,
+        arguments: Expression | None,
         id: Expression | None,
+        arguments_keys: tuple[str, ...] = (),
+        call_keys: tuple[str, ...] = DEFAULT_CALL_KEYS,
+        single_key: bool = False,
     ) -> None:
         if shape not in SHAPES:
             raise ValueError(f"unknown JSON shape {shape!r}")
@@ -49,9 +91,19 @@ class JsonGrammar:
         self._name = name
         self._arguments = arguments
         self._id = id
+        self._arguments_keys = arguments_keys
+        self._call_keys = frozenset(call_keys) | frozenset(arguments_keys)
+        self._single_key = single_key
 
-    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
-        values, end = self._values(chunk)
+    def parse(
+        self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
+    ) -> Parsed | None:
+        try:
+            values, end = self._values(chunk, decode_json_at)
+            lenient = False
+        except OutOfRange:
+            values, end = self._values(chunk, decode_json_lenient_at)
+            lenient = True
         if not values:
             return None
         if fill and skip_blanks(chunk, end) != len(chunk):
@@ -65,16 +117,21 @@ class JsonGrammar:
             else:
                 return None
             for item in items:
-                call = self._call(item)
+                call = self._call(item, lenient)
                 if call is None:
                     return None
                 calls.append(call)
         return Parsed(calls, end)
 
-    def _values(self, chunk: str) -> tuple[list[Any], int]:
-        """The top-level values at the start of ``chunk`` and where the last one ends."""
+    def _values(self, chunk: str, decode: Decode) -> tuple[list[Any], int]:
+        """The top-level values at the start of ``chunk`` and where the last one ends.
+
+        Raises :class:`OutOfRange` when a value holds a number beyond the float range.
+        """
         try:
-            value, end = decode_json_at(chunk, skip_blanks(chunk, 0))
+            value, end = decode(chunk, skip_blanks(chunk, 0))
+        except OutOfRange:
+            raise
         except ValueError:
             return [], 0
         values = [value]
@@ -84,28 +141,68 @@ class JsonGrammar:
             if not chunk.startswith(separator, at):
                 break
             try:
-                value, after = decode_json_at(chunk, skip_blanks(chunk, at + len(separator)))
+                value, after = decode(chunk, skip_blanks(chunk, at + len(separator)))
+            except OutOfRange:
+                raise
             except ValueError:
                 break  # a separator not followed by a value is plain text
             values.append(value)
             end = after
         return values, end
 
-    def _call(self, item: Any) -> ToolCall | None:
+    def _call(self, item: Any, lenient: bool) -> ToolCall | None:
         if not isinstance(item, dict):
             return None
         try:
             if self._when is not None and self._when(item) is not True:
                 return None
-            name = self._name(item)
-            raw_arguments = self._arguments(item)
+            if self._single_key:
+                if len(item) != 1:
+                    return None
+                ((name, raw_arguments),) = item.items()
+            else:
+                name = self._name(item)
+                raw_arguments = self._raw_arguments(item)
             call_id = self._id(item) if self._id is not None else ""
         except (ValueError, TypeError, RecursionError):
             return None  # a function given the wrong type at run time: not a call object
         if not isinstance(name, str) or not name:
             return None
-        arguments, undecodable, error, code = decode_arguments_coded(raw_arguments)
         if not isinstance(call_id, str):
             call_id = ""
+        if isinstance(raw_arguments, _Misplaced):
+            return ToolCall._trusted(
+                name, {}, call_id, True, raw_arguments.message, MISPLACED_CODE
+            )
+        if lenient and has_infinity(raw_arguments):
+            return ToolCall._trusted(name, {}, call_id, True, OUT_OF_RANGE, OUT_OF_RANGE_CODE)
+        arguments, undecodable, error, code = decode_arguments_coded(raw_arguments)
         # The arguments dict comes from this block's own fresh parse: nobody else holds it.
         return ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
+
+    def _raw_arguments(self, item: dict[str, Any]) -> Any:
+        """The raw arguments by the spec's expression or its first present key."""
+        keys = self._arguments_keys
+        if self._arguments is not None:
+            return self._arguments(item)
+        for key in keys:
+            if key in item:
+                return item[key]
+        stray = [key for key in item if key not in self._call_keys]
+        if not stray:
+            return None
+        accepted = ", ".join(repr(key) for key in keys)
+        held = ", ".join(repr(key) for key in stray[:4])
+        return _Misplaced(f"the call object has no arguments key ({accepted}) but holds {held}")
+
+
+class _Misplaced:
+    """Arguments under a key the spec does not accept; carries the message."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+Decode = Callable[[str, int], tuple[Any, int]]

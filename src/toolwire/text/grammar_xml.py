@@ -5,10 +5,12 @@ GLM-4.5 writes ``NAME`` on the block's first line, then
 ``<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>`` pairs. Both are plain tags
 found with string search, never with a regular expression.
 
-Values are text. Chat templates write a non-string argument as JSON and a string as
-it is, so with ``values: json-or-string`` a value that is a whole JSON text becomes
-that JSON value; without the tools' schemas that is the best reading of the text
-(a string argument that happens to read as JSON, ``"42"``, comes back as 42).
+Values are text. Given the request's tools (``tools=``), each value is typed by its
+parameter's JSON Schema under the spec's ``types`` (:mod:`.typed`). Without them:
+chat templates write a non-string argument as JSON and a string as it is, so with
+``values: json-or-string`` a value that is a whole JSON text becomes that JSON value;
+without the tools' schemas that is the best reading of the text (a string argument
+that happens to read as JSON, ``"42"``, comes back as 42).
 
 A call whose name reads but whose parameters do not (text between parameters, a key
 without its end tag) is still a call, with ``arguments_undecodable`` and a message
@@ -26,6 +28,8 @@ from ..arguments import loads_strict
 from ..toolcall import ToolCall
 from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
 from .occurrences import Occurrences
+from .tagnames import read_tag
+from .typed import ALL_TYPES, Schemas, type_value
 
 __all__ = ["FunctionTags", "ParameterTags", "XmlGrammar"]
 
@@ -47,7 +51,19 @@ class _Fault(Exception):
 class XmlGrammar:
     """Reads tagged functions and parameters; see the module docstring."""
 
-    __slots__ = ("_function", "_json_values", "_name_end", "_parameter", "_trim_newline")
+    __slots__ = (
+        "_function",
+        "_function_name_attribute",
+        "_json_values",
+        "_name_end",
+        "_parameter",
+        "_parameter_name_attribute",
+        "_quoted",
+        "_string_attribute",
+        "_string_value",
+        "_trim",
+        "_types",
+    )
 
     def __init__(
         self,
@@ -57,31 +73,58 @@ class XmlGrammar:
         parameter: ParameterTags,
         value_trim: str = "whitespace",
         values: str = "json-or-string",
+        types: tuple[str, ...] = ALL_TYPES,
+        quoted_names: bool = False,
+        string_attribute: str | None = None,
+        string_value: str = "true",
+        function_name_attribute: str | None = None,
+        parameter_name_attribute: str | None = None,
     ) -> None:
         if (function is None) == (not name_end):
             raise ValueError("give exactly one of function and name_end")
         self._function = function
         self._name_end = name_end
         self._parameter = parameter
-        self._trim_newline = value_trim == "newline"
+        self._trim = value_trim
         self._json_values = values == "json-or-string"
+        self._types = frozenset(types)
+        self._quoted = quoted_names
+        self._string_attribute = string_attribute
+        self._string_value = string_value
+        self._function_name_attribute = function_name_attribute
+        self._parameter_name_attribute = parameter_name_attribute
 
-    def parse(self, chunk: str, *, fill: bool, cut: bool) -> Parsed | None:
+    def parse(
+        self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
+    ) -> Parsed | None:
         occ = Occurrences(chunk)
-        calls = self._functions(chunk, occ, cut) if self._function else self._bare(chunk, occ, cut)
+        if self._function:
+            calls = self._functions(chunk, occ, cut, schemas)
+        else:
+            calls = self._bare(chunk, occ, cut, schemas)
         return Parsed(calls, len(chunk)) if calls else None
 
-    def _bare(self, chunk: str, occ: Occurrences, cut: bool) -> list[ToolCall]:
-        """GLM style: the block starts with the name."""
-        stop, _ = occ.earliest(self._name_end, 0)
-        if stop == -1:
-            stop = len(chunk)
-        name = chunk[:stop].strip()
-        if not plausible_name(name):
-            return []
-        return [self._call(name, chunk, occ, stop, len(chunk), unfinished=cut)]
+    def _bare(
+        self, chunk: str, occ: Occurrences, cut: bool, schemas: Schemas | None
+    ) -> list[ToolCall]:
+        """GLM style: the block starts with the name.
 
-    def _functions(self, chunk: str, occ: Occurrences, cut: bool) -> list[ToolCall]:
+        The name runs to the earliest ``name_end`` literal, which is dropped unless it
+        opens the first parameter (GLM's ``<arg_key>``, kept; Hunyuan's ``<tool_sep>``
+        and MiniCPM's ``>``, dropped).
+        """
+        stop, length = occ.earliest(self._name_end, 0)
+        if stop == -1:
+            stop = length = len(chunk)
+        name = self._name(chunk[:stop])
+        if name is None:
+            return []
+        body = stop if chunk.startswith(self._parameter[0], stop) else stop + length
+        return [self._call(name, chunk, occ, body, len(chunk), unfinished=cut, schemas=schemas)]
+
+    def _functions(
+        self, chunk: str, occ: Occurrences, cut: bool, schemas: Schemas | None
+    ) -> list[ToolCall]:
         """Qwen3-Coder style: one or more functions; only blanks between them."""
         assert self._function is not None
         opening, name_end, closing = self._function
@@ -98,8 +141,8 @@ class XmlGrammar:
             stop = occ.first(name_end, name_at)
             if stop == -1:
                 return []
-            name = chunk[name_at:stop].strip()
-            if not plausible_name(name):
+            name = self._name(chunk[name_at:stop])
+            if name is None:
                 return []
             body = stop + len(name_end)
             close_at = occ.first(closing, body)
@@ -109,20 +152,51 @@ class XmlGrammar:
             else:
                 body_end = next_at if next_at != -1 else end
                 pos, unfinished = body_end, cut and body_end == end
-            calls.append(self._call(name, chunk, occ, body, body_end, unfinished=unfinished))
+            calls.append(
+                self._call(name, chunk, occ, body, body_end, unfinished=unfinished, schemas=schemas)
+            )
+
+    def _name(self, text: str) -> str | None:
+        """A function's name from its tag text (quoted with ``quoted_names``), if plausible."""
+        if self._quoted:
+            attribute = self._function_name_attribute
+            tag = read_tag(text, attribute)
+            name = tag[0] if tag is not None and (attribute or not tag[1]) else None
+        else:
+            name = text.strip()
+        return name if name is not None and plausible_name(name) else None
 
     def _call(
-        self, name: str, chunk: str, occ: Occurrences, start: int, end: int, *, unfinished: bool
+        self,
+        name: str,
+        chunk: str,
+        occ: Occurrences,
+        start: int,
+        end: int,
+        *,
+        unfinished: bool,
+        schemas: Schemas | None,
     ) -> ToolCall:
         if unfinished:
             return ToolCall._trusted(name, {}, "", True, UNFINISHED, UNFINISHED_CODE)
+        schema = schemas(name) if schemas is not None else None
+        properties = schema.get("properties") if schema is not None else None
         try:
-            arguments = self._parameters(chunk, occ, start, end)
+            arguments = self._parameters(
+                chunk, occ, start, end, properties if isinstance(properties, dict) else None
+            )
         except _Fault as fault:
             return ToolCall._trusted(name, {}, "", True, str(fault), fault.code)
         return ToolCall._trusted(name, arguments, "", False, None)
 
-    def _parameters(self, chunk: str, occ: Occurrences, pos: int, end: int) -> dict[str, Any]:
+    def _parameters(
+        self,
+        chunk: str,
+        occ: Occurrences,
+        pos: int,
+        end: int,
+        properties: dict[str, Any] | None,
+    ) -> dict[str, Any]:
         opening, name_end, value_open, closing = self._parameter
         arguments: dict[str, Any] = {}
         while True:
@@ -137,6 +211,15 @@ class XmlGrammar:
             if stop == -1 or stop + len(name_end) > end:
                 raise _Fault("unclosed-parameter-name", f"a parameter name has no {name_end!r}")
             key = chunk[key_at:stop].strip()
+            attributes: dict[str, str] = {}
+            if self._quoted:
+                tag = read_tag(key, self._parameter_name_attribute)
+                if tag is None:
+                    raise _Fault(
+                        "bad-parameter-tag",
+                        f"parameter tag {key!r} does not read as name and attributes",
+                    )
+                key, attributes = tag
             if not key:
                 raise _Fault("empty-parameter-name", "a parameter has an empty name")
             pos = stop + len(name_end)
@@ -153,16 +236,32 @@ class XmlGrammar:
             else:
                 stop = next_at if next_at != -1 and next_at < end else end
                 raw, pos = chunk[pos:stop], stop
-            arguments[key] = self._value(raw)
+            marked = attributes.get(self._string_attribute) if self._string_attribute else None
+            arguments[key] = self._value(raw, key, properties, marked)
 
-    def _value(self, raw: str) -> Any:
-        if self._trim_newline:
+    def _value(
+        self, raw: str, key: str, properties: dict[str, Any] | None, marked: str | None
+    ) -> Any:
+        if self._trim == "newline":
             if raw.startswith("\n"):
                 raw = raw[1:]
             if raw.endswith("\n"):
                 raw = raw[:-1]
-        else:
+        elif self._trim == "whitespace":
             raw = raw.strip()
+        if marked == self._string_value:
+            return raw
+        if marked is not None:
+            try:
+                return loads_strict(raw)
+            except ValueError as exc:
+                attribute = f'{self._string_attribute}="{marked}"'
+                raise _Fault(
+                    "marked-value-not-json",
+                    f"parameter {key!r} is marked {attribute} but is not JSON: {exc}",
+                ) from None
+        if properties is not None:
+            return type_value(raw, properties.get(key), self._types)
         if self._json_values and raw:
             try:
                 return loads_strict(raw)

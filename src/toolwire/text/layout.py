@@ -26,6 +26,7 @@ _MARKER_KEYS: Final = {
     ),
     "xml-parameters": ("name_end",),
     "pythonic": (),
+    "call-object": ("call_prefix", "string_delimiter"),
 }
 _TAG_GROUPS: Final = ("function", "parameter")
 
@@ -56,6 +57,13 @@ def markers(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
         if isinstance(entry, dict):
             for key in ("open", "close"):
                 yield from _strings(f"/{group}/{key}", entry.get(key))
+    messages = data.get("messages")
+    if isinstance(messages, dict):
+        for key in ("start", "channel", "message", "ends", "recipient", "calls_prefix"):
+            yield from _strings(f"/messages/{key}", messages.get(key))
+    for i, entry in objects(data.get("reasoning")):
+        for key in ("open", "close"):
+            yield from _strings(f"/reasoning/{i}/{key}", entry.get(key))
     for i, entry in objects(data.get("payload")):
         base = f"/payload/{i}"
         grammar = entry.get("grammar")

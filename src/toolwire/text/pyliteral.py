@@ -8,6 +8,11 @@ reader over exactly the literal subset, with an explicit depth limit, that fails
 operators, comprehensions, f-strings and bytes, sets, positional or repeated keyword
 arguments, non-finite floats, non-string dict keys.
 
+One call that breaks the subset does not sink the list: when its name and its
+parentheses still read (brackets balanced, strings closed), it is returned with the
+reason instead of arguments, and the calls around it are kept. A list whose structure
+itself breaks (an unclosed quote, mismatched brackets) is not a call list.
+
 One string token at a time is decoded with :func:`ast.literal_eval`, which reads a
 single literal and cannot recurse or execute; the token's extent is found first with
 possessive regular expressions that never backtrack.
@@ -44,26 +49,73 @@ _STRING_REST: Final = {
     '"""': re.compile(r'[^"\\]*+(?:(?:\\[\s\S]|"(?!""))[^"\\]*+)*+"""'),
 }
 _STRING_PREFIXES: Final = frozenset({"", "r", "u"})
+_NAMED_ESCAPE: Final = re.compile(r"(?<!\\)(?:\\\\)*+\\N")
 _CONSTANTS: Final = {"True": True, "False": False, "None": None}
+_JSON_CONSTANTS: Final = {**_CONSTANTS, "true": True, "false": False, "null": None}
+_LINE_BLANKS: Final = re.compile(r"[ \t]*+")
 
 
 class LiteralError(ValueError):
     """The text is not a list of calls with literal keyword arguments."""
 
 
-Call = tuple[str, dict[str, Any]]
+Call = tuple[str, dict[str, Any] | None, str | None]
+"""``(name, arguments, None)`` for a call that reads, ``(name, None, why)`` otherwise."""
+
+_SKIP: Final = re.compile(r"[^()\[\]{}'\"]*+")
 
 
-def read_call_list(text: str, pos: int) -> tuple[list[Call], int]:
+def read_call_list(text: str, pos: int, *, json_constants: bool = False) -> tuple[list[Call], int]:
     """Read ``[name(kw=literal, …), …]`` starting at ``pos``: ``(calls, end)``."""
-    return _Reader(text).call_list(pos)
+    return _Reader(text, json_constants).call_list(pos)
+
+
+def read_call_lines(text: str, pos: int, *, json_constants: bool = False) -> tuple[list[Call], int]:
+    """Read calls written one per line, ``name(kw=literal)\\nname2()``: ``(calls, end)``.
+
+    The calls end at the first line that does not start with a call or holds more
+    after it; at least one call must read.
+    """
+    return _Reader(text, json_constants).call_lines(pos)
+
+
+def _skip_arguments(text: str, pos: int) -> int:
+    """The position after the ``)`` that closes the argument list opened before ``pos``.
+
+    Brackets must balance and strings close (read as the literal reader reads them);
+    otherwise :class:`LiteralError`: the list's structure is broken. Linear.
+    """
+    closers = {"(": ")", "[": "]", "{": "}"}
+    stack = [")"]
+    while True:
+        match = _SKIP.match(text, pos)
+        pos = match.end() if match else pos
+        if pos >= len(text):
+            raise LiteralError("the call's parentheses are never closed")
+        char = text[pos]
+        if char in closers:
+            stack.append(closers[char])
+            pos += 1
+        elif char in ")]}":
+            if stack.pop() != char:
+                raise LiteralError(f"mismatched {char!r} at {pos}")
+            pos += 1
+            if not stack:
+                return pos
+        else:
+            quote = text[pos] * 3 if text.startswith(text[pos] * 3, pos) else text[pos]
+            rest = _STRING_REST[quote].match(text, pos + len(quote))
+            if rest is None:
+                raise LiteralError(f"unterminated string at {pos}")
+            pos = rest.end()
 
 
 class _Reader:
-    __slots__ = ("text",)
+    __slots__ = ("constants", "text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, json_constants: bool = False) -> None:
         self.text = text
+        self.constants = _JSON_CONSTANTS if json_constants else _CONSTANTS
 
     def blanks(self, pos: int) -> int:
         match = _BLANKS.match(self.text, pos)
@@ -91,28 +143,68 @@ class _Reader:
             call, pos = self.call(pos)
             calls.append(call)
 
+    def call_lines(self, pos: int) -> tuple[list[Call], int]:
+        text = self.text
+        calls: list[Call] = []
+        end = pos
+        while True:
+            at = self.blanks(end)
+            if calls and not _line_break_between(text, end, at):
+                return calls, end
+            if _DOTTED.match(text, at) is None:
+                break
+            try:
+                call, after = self.call(at)
+            except LiteralError:
+                if not calls:
+                    raise
+                return calls, end
+            rest = _LINE_BLANKS.match(text, after)
+            stop = rest.end() if rest else after
+            if stop < len(text) and text[stop] not in "\r\n":
+                if not calls:
+                    raise LiteralError(f"text after the call at {after}")
+                return calls, end
+            calls.append(call)
+            end = after
+        if not calls:
+            raise LiteralError(f"expected a function name at {at}")
+        return calls, end
+
     def call(self, pos: int) -> tuple[Call, int]:
+        """One ``name(…)``: the call (or its name and why its arguments fail), and its end."""
         match = _DOTTED.match(self.text, pos)
         if match is None:
             raise LiteralError(f"expected a function name at {pos}")
         name = match.group()
-        pos = self.expect(match.end(), "(")
+        opened = self.expect(match.end(), "(")
+        try:
+            arguments, pos = self.arguments(opened)
+        except LiteralError as exc:
+            return (name, None, str(exc)), _skip_arguments(self.text, opened)
+        return (name, arguments, None), pos
+
+    def arguments(self, pos: int) -> tuple[dict[str, Any], int]:
+        """The keyword arguments after a call's ``(``, and the position after its ``)``."""
         arguments: dict[str, Any] = {}
         while True:
             pos = self.blanks(pos)
             if self.text.startswith(")", pos):
-                return (name, arguments), pos + 1
+                return arguments, pos + 1
             if arguments:
                 pos = self.blanks(self.expect(pos, ","))
                 if self.text.startswith(")", pos):
-                    return (name, arguments), pos + 1
+                    return arguments, pos + 1
             key = _IDENT.match(self.text, pos)
-            if key is None or key.group() in _CONSTANTS:
+            if key is None or key.group() in self.constants:
                 raise LiteralError(f"expected a keyword argument at {pos}")
             if key.group() in arguments:
                 raise LiteralError(f"keyword argument {key.group()!r} repeated")
             pos = self.expect(key.end(), "=")
-            arguments[key.group()], pos = self.value(pos, 1)
+            try:
+                arguments[key.group()], pos = self.value(pos, 1)
+            except LiteralError as exc:
+                raise LiteralError(f"argument {key.group()!r}: {exc}") from None
 
     def value(self, pos: int, depth: int) -> tuple[Any, int]:
         if depth > MAX_DEPTH:
@@ -132,8 +224,8 @@ class _Reader:
         if _STRING_START.match(text, pos):
             return self.strings(pos)
         word = _IDENT.match(text, pos)
-        if word is not None and word.group() in _CONSTANTS:
-            return _CONSTANTS[word.group()], word.end()
+        if word is not None and word.group() in self.constants:
+            return self.constants[word.group()], word.end()
         raise LiteralError(f"expected a literal at {pos}")
 
     def sequence(self, pos: int, depth: int) -> tuple[Any, int]:
@@ -204,6 +296,10 @@ class _Reader:
             if rest is None:
                 raise LiteralError(f"unterminated string at {pos}")
             token = self.text[start.start() : rest.end()]
+            if prefix.lower() != "r" and _NAMED_ESCAPE.search(token):
+                # \N{NAME} needs the Unicode name database, which not every language has:
+                # not portable (specs/README.md §1b.5), so not read here either.
+                raise LiteralError("\\N{...} escapes are not portable")
             # One thread at a time: warnings.catch_warnings() swaps the process-wide
             # filters, and CPython 3.11's AST builder keeps its recursion depth in shared
             # state (SystemError "AST constructor recursion depth mismatch" under threads,
@@ -218,3 +314,8 @@ class _Reader:
                 raise LiteralError("not a string literal")
             parts.append(value)
             pos = self.blanks(rest.end())
+
+
+def _line_break_between(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (blanks) holds a line break."""
+    return "\n" in text[start:end] or "\r" in text[start:end]

@@ -7,11 +7,14 @@ rule                    meaning
 ``bad-placeholder``     a ``${`` in a marker that does not open ``${name}``
 ``unknown-param``       a marker names a parameter ``params`` does not declare
 ``unused-param``        a declared parameter no marker uses
+``reserved-param``      a parameter named ``tools`` (the callers' tool list)
 ``bad-pattern``         a parameter's ``pattern`` is not a regular expression
 ``param-default``       a parameter's default breaks its own pattern
 ``marker-clash``        a marker the scanner searches for occurs inside another
 ``name-source``         an xml-parameters payload needs exactly one of function, name_end
 ``head-id``             a head-json payload takes its id from the head and an id_marker
+``arguments-source``    a json payload gives both ``arguments`` and ``arguments_keys``
+``bare-block``          ``block.bare`` without an xml-parameters payload with function tags
 ``text-start``          ``text_start`` with a section, or with a payload that is not
                         json or pythonic (only those end where their value ends)
 ``expression-syntax``   an expression does not parse
@@ -89,6 +92,9 @@ def _params(
     used = {name for template in templates.values() for name in template.names}
     for name, param in params.items():
         pointer = f"/params/{escape_pointer(name)}"
+        if name == "tools":
+            message = "'tools' is the callers' tool list (typed values), not a parameter name"
+            yield doc.problem(pointer, message, "reserved-param", key=True)
         if name not in used:
             message = f"parameter {name!r} is used by no marker"
             yield doc.problem(pointer, message, "unused-param", key=True)
@@ -146,6 +152,12 @@ def _payloads(doc: Document, data: dict[str, Any]) -> Iterator[SpecProblem]:
     if text_start and "section" in data:
         message = "a block at the text's start cannot be in a section"
         yield doc.problem("/block/text_start", message, "text-start")
+    if _mapping(data.get("block")).get("bare") is True and not any(
+        entry.get("grammar") == "xml-parameters" and "function" in entry
+        for _, entry in objects(data.get("payload"))
+    ):
+        message = "a bare block needs an xml-parameters payload with 'function' markers"
+        yield doc.problem("/block/bare", message, "bare-block")
     for i, entry in objects(data.get("payload")):
         base, grammar = f"/payload/{i}", entry.get("grammar")
         if text_start and grammar in _UNDELIMITED:
@@ -160,6 +172,11 @@ def _payloads(doc: Document, data: dict[str, Any]) -> Iterator[SpecProblem]:
                 " (the block starts with the name)"
             )
             yield doc.problem(base, message, "name-source")
+        if grammar == "json" and "arguments" in entry and "arguments_keys" in entry:
+            message = (
+                "the arguments come from 'arguments' (an expression) or 'arguments_keys', not both"
+            )
+            yield doc.problem(f"{base}/arguments_keys", message, "arguments-source")
         if grammar == "head-json" and entry.get("id") == "head" and "id_marker" in entry:
             message = "the id comes either from the whole head or from after id_marker, not both"
             yield doc.problem(f"{base}/id", message, "head-id")
@@ -171,7 +188,7 @@ def _expressions(
     for i, entry in objects(data.get("payload")):
         if entry.get("grammar") == "json":
             for key, default in (("name", "name"), ("arguments", "arguments")):
-                if key not in entry:
+                if key not in entry and not (key == "arguments" and "arguments_keys" in entry):
                     compiled[f"/payload/{i}/{key}"] = compile_expression(default)
     for pointer, source in expressions(data):
         try:

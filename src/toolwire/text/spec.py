@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from ..expression import Expression
 from .build import build_scanner
+from .harmony import HarmonyScanner
 from .scanner import Scanner
 from .templates import Template
 
@@ -35,7 +36,9 @@ class ParamSpec:
 
 
 class TextSpec:
-    """A compiled text format: ``format``, ``title``, ``doc_ref``, ``params`` (name → default)."""
+    """A compiled text format: ``format``, ``title``, ``doc_ref``, ``params`` (name → default),
+    ``aliases`` (other names it answers to: SGLang's, where they differ from vLLM's), ``models``
+    (the model families that write it)."""
 
     __slots__ = (
         "_data",
@@ -44,9 +47,11 @@ class TextSpec:
         "_param_specs",
         "_scanners",
         "_templates",
+        "aliases",
         "description",
         "doc_ref",
         "format",
+        "models",
         "params",
         "path",
         "title",
@@ -58,6 +63,8 @@ class TextSpec:
     description: str
     path: str
     params: Mapping[str, str]
+    aliases: tuple[str, ...]
+    models: tuple[str, ...]
 
     def __init__(
         self,
@@ -72,13 +79,15 @@ class TextSpec:
         self.title = data["title"]
         self.doc_ref = data["doc_ref"]
         self.description = data.get("description", "")
+        self.aliases = tuple(data.get("aliases", ()))
+        self.models = tuple(data.get("models", ()))
         self.path = path
         self.params = MappingProxyType({k: p.default for k, p in param_specs.items()})
         self._data = data
         self._param_specs = param_specs
         self._templates = templates
         self._expressions = expressions
-        self._scanners: dict[tuple[str, ...], Scanner] = {}
+        self._scanners: dict[tuple[str, ...], Scanner | HarmonyScanner] = {}
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -114,7 +123,7 @@ class TextSpec:
             values.append(value)
         return tuple(values)
 
-    def scanner(self, values: tuple[str, ...]) -> Scanner:
+    def scanner(self, values: tuple[str, ...]) -> Scanner | HarmonyScanner:
         """The scanner for resolved parameter ``values``, built once and cached."""
         scanner = self._scanners.get(values)
         if scanner is not None:

@@ -23,6 +23,7 @@ from ..expression import NotJSONError
 from ..reply import ItemRecord, Reply, SkippedItem
 from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
 from ..toolcall import ServerToolCall, ToolCall, copy_json, id_text
+from .content import assistant_text
 
 if TYPE_CHECKING:
     from .fastpath import FastExtract
@@ -355,6 +356,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None) -> Reply:
         unknown_types=tuple(unknown),
         skipped=tuple(skipped),
         items=tuple(records),
+        text=assistant_text(spec, response),
     )
     setfield(reply, "_source", (spec, response))  # for assistant_message(): not its value
     return reply
