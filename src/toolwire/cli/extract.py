@@ -85,6 +85,10 @@ def _jsonl(args: argparse.Namespace, registry: Registry, out: TextIO, fmt: str |
 
 def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Print the reply (``--jsonl``: each line's) as JSON; the text format's calls with --text."""
+    if getattr(args, "stream", False) or getattr(args, "follow", False):
+        from . import stream
+
+        return stream.run(args, registry, out)
     if args.text is not None:
         return _run_text(args, registry, out)
     in_content = getattr(args, "text_in_content", None) is not None

@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     from .text_in_content import add_options as add_text_in_content
 
     add_text_in_content(extract)
+    from .stream import add_arguments as add_stream
+
+    add_stream(extract)
     group = extract.add_mutually_exclusive_group()
     group.add_argument("--strict", action="store_true", help="refuse unknown item types")
     group.add_argument("--lenient", action="store_true", help="report unknown item types")
@@ -103,7 +106,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
     args: dict[str, Any] = {
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
         "param": [], "jsonl": False, "strict": False, "lenient": False,
-        "text_in_content": None,
+        "text_in_content": None, "stream": False, "follow": False,
     }
     seen: set[str] = set()
     rest = list(argv[1:])

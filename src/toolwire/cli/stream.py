@@ -35,10 +35,6 @@ def wants_stream(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "stream", False) or getattr(args, "follow", False))
 
 
-class UsageError(Exception):
-    """A command line that does not go together (exit 2)."""
-
-
 def _chunks(handle: BinaryIO) -> Any:
     read = getattr(handle, "read1", handle.read)
     while True:
@@ -52,14 +48,20 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Accumulate the input; print the Reply (or, with --follow, each update); exit code."""
     from ..errors import ToolwireError
     from ..wire.stream import Accumulator
+    from .common import UsageError
+    from .names import wire_format
 
     if getattr(args, "text", None) is not None or getattr(args, "example", None) is not None:
         raise UsageError("--stream reads a stream from FILE or standard input;"
                          " --text and --example do not go with it")
+    if getattr(args, "jsonl", False) or getattr(args, "text_in_content", None) is not None:
+        raise UsageError("--stream reads one stream; --jsonl and --text-in-content do not go"
+                         " with it")
     if getattr(args, "param", None):
-        raise UsageError("--param goes with --text")
+        raise UsageError("--param goes with --text or --text-in-content")
+    fmt = args.format if args.format is None else wire_format(registry, args.format)
     strict = True if args.strict else (False if args.lenient else None)
-    acc = Accumulator(args.format, strict=strict, registry=registry)
+    acc = Accumulator(fmt, strict=strict, registry=registry)
     follow = bool(args.follow)
     try:
         handle: BinaryIO

@@ -225,8 +225,10 @@ class Accumulator:
 
     def _framed(self, framed: list[tuple[str | None, str]]) -> tuple[StreamUpdate, ...]:
         updates: list[StreamUpdate] = []
-        sentinel = self._sentinel()
         for name, data in framed:
+            # Looked up per event: a sniffed format becomes known at its first event,
+            # possibly in the same chunk as the sentinel.
+            sentinel = self._sentinel()
             if sentinel is not None and data.strip() == sentinel:
                 if self._stopped:
                     raise self._fail(MalformedStream(self.format, "a second end sentinel",

@@ -1,0 +1,104 @@
+"""``toolwire extract --stream`` and ``--follow``: SSE or JSON lines in, the Reply or the
+ready calls out."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolwire.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"object": "chat.completion.chunk", "id": "c1", "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+CHUNKS = [
+    _chunk({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
+                            "function": {"name": "f", "arguments": '{"a": 1}'}}]}),
+    _chunk({"tool_calls": [{"index": 1, "id": "call_b", "type": "function",
+                            "function": {"name": "g", "arguments": "{}"}}]}),
+    _chunk({}, "tool_calls"),
+]
+SSE = "".join(f"data: {json.dumps(c)}\n\n" for c in CHUNKS) + "data: [DONE]\n\n"
+
+
+def test_extract_stream_prints_the_reply_of_an_sse_file(tmp_path: Path) -> None:
+    path = tmp_path / "stream.sse"
+    path.write_text(SSE, encoding="utf-8")
+    out = io.StringIO()
+    assert main(["extract", "--stream", str(path)], out=out) == 0
+    reply = json.loads(out.getvalue())
+    assert reply["format"] == "openai"
+    assert [c["id"] for c in reply["calls"]] == ["call_a", "call_b"]
+
+
+def test_extract_stream_reads_json_lines_with_a_format(tmp_path: Path) -> None:
+    path = tmp_path / "stream.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in CHUNKS), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["extract", "--stream", "--format", "openai", str(path)], out=out) == 0
+    assert json.loads(out.getvalue())["finish_reason"] == "tool_calls"
+
+
+def test_follow_prints_each_ready_update_as_a_json_line(tmp_path: Path) -> None:
+    path = tmp_path / "stream.sse"
+    path.write_text(SSE, encoding="utf-8")
+    out = io.StringIO()
+    assert main(["extract", "--follow", str(path)], out=out) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(u["kind"], u.get("call", {}).get("id")) for u in lines] == [
+        ("call", "call_a"), ("call", "call_b"), ("finished", None)]
+
+
+def test_a_dropped_stream_is_an_error_not_a_reply(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "stream.sse"
+    path.write_text(SSE.split("data: [DONE]")[0].rsplit("data:", 1)[0], encoding="utf-8")
+    out = io.StringIO()
+    assert main(["extract", "--stream", str(path)], out=out) == 1
+    assert out.getvalue() == ""
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: incomplete_stream: ")
+
+
+def test_stream_with_example_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "--stream", "--example", "openai"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: usage: ")
+
+
+def test_follow_reads_standard_input_as_it_arrives() -> None:
+    process = subprocess.run(
+        [sys.executable, "-m", "toolwire.cli", "extract", "--follow", "-"],
+        input=SSE.encode(), capture_output=True, check=False,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+    )
+    assert process.returncode == 0, process.stderr
+    assert len(process.stdout.decode().splitlines()) == 3
+
+
+def test_a_sniffed_stream_fed_whole_knows_its_sentinel() -> None:
+    import toolwire
+
+    acc = toolwire.Accumulator(None)
+    acc.feed_bytes(SSE.encode())
+    assert acc.format == "openai"
+    assert [c.id for c in acc.reply().calls] == ["call_a", "call_b"]
+
+
+def test_a_misspelt_format_name_with_stream_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["extract", "--stream", "--format", "OpenAI", "-"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "openai" in err[0]
