@@ -50,7 +50,7 @@ def _run_text(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     from .names import text_format
 
     _refuse_together(args, "--text", ("--format", "--example", "--strict", "--lenient",
-                                      "--jsonl", "--text-in-content"))
+                                      "--jsonl", "--text-in-content", "--tools"))
     fmt = text_format(registry, args.text)
     params = _params(args.param)
     try:
@@ -63,17 +63,29 @@ def _run_text(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     return 0
 
 
+def _checked(args: argparse.Namespace, registry: Registry) -> Any:
+    """A function checking a reply against ``--tools`` (the reply itself without it)."""
+    if getattr(args, "tools", None) is None:
+        return lambda reply: reply
+    from .tools import from_args
+
+    option = from_args(args, registry)
+    assert option is not None
+    return option.check
+
+
 def _jsonl(args: argparse.Namespace, registry: Registry, out: TextIO, fmt: str | None,
            strict: bool | None) -> int:
     import sys
 
+    checked = _checked(args, registry)
     origin = _origin(args)
     failed = 0
     for number, item in reply_lines(read_text(args.file), origin):
         try:
             if isinstance(item, MalformedResponse):
                 raise item
-            emit_line(registry.read(fmt, item, strict=strict).to_dict(), out)
+            emit_line(checked(registry.read(fmt, item, strict=strict)).to_dict(), out)
         except ToolwireError as exc:
             failed += 1
             where = "" if isinstance(item, MalformedResponse) else f"{origin}:{number}: "
@@ -87,6 +99,9 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
     """Print the reply (``--jsonl``: each line's) as JSON; the text format's calls with --text."""
     if getattr(args, "stream", False) or getattr(args, "follow", False):
         from . import stream
+
+        if getattr(args, "tools", None) is not None:
+            raise UsageError("--tools does not go with --stream yet (check reply.calls in Python)")
 
         return stream.run(args, registry, out)
     if args.text is not None:
@@ -106,6 +121,7 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
         if in_content:
             raise UsageError("--jsonl does not go with --text-in-content")
         return _jsonl(args, registry, out, fmt, strict)
+    checked = _checked(args, registry)
     if args.example is not None:
         path = example_path(args.example)
         if fmt is None and args.example in registry.formats():
@@ -122,7 +138,7 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
                                                _params(args.param))
     else:
         reply = registry.read(fmt, data, strict=strict)
-    emit(reply.to_dict(), out)
+    emit(checked(reply).to_dict(), out)
     return 0
 
 

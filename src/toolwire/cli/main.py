@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     from .text_in_content import add_options as add_text_in_content
 
     add_text_in_content(extract)
+    from .tools import add_options as add_tools
+
+    add_tools(extract)
     from .stream import add_arguments as add_stream
 
     add_stream(extract)
@@ -107,6 +110,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
         "param": [], "jsonl": False, "strict": False, "lenient": False,
         "text_in_content": None, "stream": False, "follow": False,
+        "tools": None,
     }
     seen: set[str] = set()
     rest = list(argv[1:])
