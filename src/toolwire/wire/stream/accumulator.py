@@ -42,12 +42,16 @@ Plan = tuple[Any, dict[str, tuple[Step, ...]], tuple[Step, ...]]
 class Accumulator:
     """Feed a stream's events or raw bytes; take ready calls as they come, the Reply at the end.
 
-    ``fmt=None`` sniffs the format from the first event. ``strict`` is ``read()``'s.
+    ``fmt=None`` sniffs the format from the first event. ``strict`` and ``tools`` are
+    ``read()``'s: with ``tools`` (a :class:`toolwire.Tools`, or the request body or its tool
+    list as sent) every call handed out, and every call of :meth:`reply`, is checked against
+    the offered tools, so a ready call may come flagged ``unknown_tool`` or
+    ``arguments_invalid`` (its fate is then ``rejected``: answer it, don't run it).
     """
 
     def __init__(
         self, fmt: str | None = None, *, strict: bool | None = None,
-        registry: Registry | None = None,
+        registry: Registry | None = None, tools: Any = None,
     ) -> None:
         if registry is None:
             from ...registry import Registry
@@ -55,6 +59,8 @@ class Accumulator:
             registry = Registry.default()
         self._registry = registry
         self._strict = strict
+        self._tools_given = tools
+        self._tools: Any = None  # compiled for the format once it is known
         self._spec: WireSpec | None = None
         self._stream: CompiledStream | None = None
         if fmt is not None:
@@ -319,7 +325,20 @@ class Accumulator:
             return None
         assert self._spec is not None
         index = slot.position if slot.position >= 0 else None
-        return classify(self._spec, source, slot.item, self._strict, index)
+        update = classify(self._spec, source, slot.item, self._strict, index)
+        if update is not None and update.kind == "call" and self._tools_given is not None:
+            assert update.call is not None
+            return StreamUpdate("call", call=self._checker().check(update.call))
+        return update
+
+    def _checker(self) -> Any:
+        """The offered tools, compiled for this stream's format on first use."""
+        if self._tools is None:
+            from ...tools import as_tools
+
+            assert self._spec is not None
+            self._tools = as_tools(self._spec.format, self._tools_given, self._registry)
+        return self._tools
 
     def _complete(self, stream: CompiledStream, updates: list[StreamUpdate]) -> None:
         engine = self._engine
@@ -381,7 +400,11 @@ class Accumulator:
             open_slots = sum(1 for s in self._engine.slots if not s.closed)
             raise IncompleteStream(self._spec.format, partial, open_slots, self._last_type,
                                    self._events)
-        return self._build(complete=complete)
+        reply = self._build(complete=complete)
+        if self._tools_given is None:
+            return reply
+        checked: Reply = self._checker().check_reply(reply)
+        return checked
 
     def _build(self, *, complete: bool) -> Reply:
         spec = self._spec
@@ -454,9 +477,11 @@ def _sniff_order(registry: Registry) -> list[WireSpec]:
     return sorted(specs, key=lambda s: (-int(s.data["stream"]["sniff"]["priority"]), s.format))
 
 
-def read_stream(fmt: str | None, events: Iterable[Any], *, strict: bool | None = None) -> Reply:
+def read_stream(
+    fmt: str | None, events: Iterable[Any], *, strict: bool | None = None, tools: Any = None
+) -> Reply:
     """Feed every event, then :meth:`Accumulator.reply`: the one-shot form."""
-    accumulator = Accumulator(fmt, strict=strict)
+    accumulator = Accumulator(fmt, strict=strict, tools=tools)
     for event in events:
         accumulator.feed(event)
     return accumulator.reply()
