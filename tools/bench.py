@@ -61,6 +61,8 @@ MAX_PER_CALL_DRIFT = 1.5
 MAX_CLI_OVER_PYTHON = 2.0  # issue 9 item 15
 # Issue 9 item 14: extract against hand-written code returning immutable named tuples.
 MAX_EXTRACT_OVER_TUPLES = 1.1
+# Issue 13: the check of a 3-call reply against 20 tools adds at most read's own time.
+MAX_TOOLS_CHECK_OVER_READ = 1.0
 
 SDK_MODELS: dict[str, tuple[str, str, str]] = {
     # format: (pip package, module, class)
@@ -409,6 +411,55 @@ def bench_sdk_objects(settings: Settings, verdicts: Verdicts) -> None:
                  "ratio"], rows)
 
 
+def _tool_request(count: int) -> dict[str, Any]:
+    """An OpenAI Chat request offering ``count`` tools of realistic size."""
+    tools = []
+    for index in range(count):
+        tools.append({"type": "function", "function": {
+            "name": f"tool_{index}", "description": "Look something up.",
+            "parameters": {"type": "object", "required": ["city", "days"], "properties": {
+                "city": {"type": "string", "minLength": 1},
+                "days": {"type": "integer", "minimum": 1, "maximum": 14},
+                "unit": {"enum": ["celsius", "fahrenheit"]},
+                "filters": {"type": "object", "properties": {"tags": {
+                    "type": "array", "items": {"type": "string"}}}},
+            }}}})
+    return {"model": "m", "messages": [], "tools": tools}
+
+
+def bench_tools(settings: Settings, verdicts: Verdicts) -> None:
+    """Checking calls against the offered tools (issue 13): a 3-call reply against a
+    20-tool list adds at most extract's own time once the Tools object is built."""
+    request = _tool_request(20)
+    arguments = json.dumps({"city": "Paris", "days": 3, "unit": "celsius",
+                            "filters": {"tags": ["a", "b"]}})
+    body = {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None, "tool_calls": [
+            {"id": f"call_{i}", "type": "function",
+             "function": {"name": f"tool_{i * 7}", "arguments": arguments}}
+            for i in range(3)]}}]}
+    tools = toolwire.Tools("openai", request)
+    group = measure(Group("tools", {
+        "extract": lambda: toolwire.extract("openai", body),
+        "read": lambda: toolwire.read("openai", body),
+        "read(tools=Tools)": lambda: toolwire.read("openai", body, tools=tools),
+        "Tools(20 tools)": lambda: toolwire.Tools("openai", request),
+    }), settings, settings.rounds)
+    added = statistics.median(
+        (t - r) / e for t, r, e in zip(group.samples["read(tools=Tools)"],
+                                       group.samples["read"], group.samples["extract"],
+                                       strict=True))
+    print("\nTools (a 3-call Chat reply, 20 offered tools), medians in microseconds;"
+          " added: (read(tools=Tools) - read) / extract, per round:")
+    print_table(["extract", "read", "read(tools=Tools)", "added / extract",
+                 "Tools(20 tools) build"],
+                [[_us(group.median("extract")), _us(group.median("read")),
+                  _us(group.median("read(tools=Tools)")), _x(added),
+                  _us(group.median("Tools(20 tools)"))]])
+    verdicts.add("check adds <= 1x extract", "openai, 3 calls, 20 tools", _x(added),
+                 added <= MAX_TOOLS_CHECK_OVER_READ)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples: a rough look")
@@ -418,6 +469,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-sdk-objects", action="store_true",
                         help="skip reading SDK response objects against their bodies")
     parser.add_argument("--no-batch", action="store_true", help="skip tools/bench_batch.py")
+    parser.add_argument("--no-tools", action="store_true",
+                        help="skip checking calls against the offered tools")
     args = parser.parse_args(argv)
     settings = (
         Settings(rounds=15, big_rounds=5, sample_ns=200_000, cli_runs=15)
@@ -435,6 +488,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     notes = bench_formats(formats, settings, verdicts)
     if not args.no_sdk_objects:
         bench_sdk_objects(settings, verdicts)
+    if not args.no_tools:
+        bench_tools(settings, verdicts)
     if not args.no_cli:
         bench_cli(settings, verdicts)
     if not args.no_text:
