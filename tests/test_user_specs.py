@@ -147,7 +147,7 @@ def test_specs_new_writes_a_dialect_skeleton_that_validates(tmp_path: Path) -> N
     out = io.StringIO()
     assert main(["specs", "new", "acme", "--extends", "openai", "--out", str(tmp_path)], out) == 0
     path = tmp_path / "acme.yaml"
-    assert out.getvalue() == f"{path}\n"
+    assert out.getvalue().splitlines()[0] == str(path)
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# yaml-language-server: $schema=")
     assert "extends: openai" in text
@@ -169,7 +169,41 @@ def test_specs_new_in_the_specs_folder_uses_the_relative_schema_line(tmp_path: P
     from toolwire.spec.skeleton import schema_reference
 
     assert schema_reference(ROOT / "specs" / "wire") == "../schema/wire-spec.v1.schema.json"
-    assert schema_reference(tmp_path).startswith("file://")
+
+
+def test_specs_new_elsewhere_writes_a_schema_copy_its_line_names_relatively(
+    tmp_path: Path,
+) -> None:
+    out = io.StringIO()
+    assert main(["specs", "new", "acme", "--out", str(tmp_path)], out) == 0
+    text = (tmp_path / "acme.yaml").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=wire-spec.v1.schema.json"
+    copy = tmp_path / "wire-spec.v1.schema.json"
+    bundled = ROOT / "specs" / "schema" / "wire-spec.v1.schema.json"
+    assert copy.read_bytes() == bundled.read_bytes()
+    assert out.getvalue().splitlines() == [str(tmp_path / "acme.yaml"), str(copy)]
+    assert str(tmp_path) not in text and "file://" not in text
+
+
+def test_specs_new_names_the_nearest_schema_folder_above_it(tmp_path: Path) -> None:
+    assert main(["specs", "schema", "--out", str(tmp_path / "specs" / "schema")],
+                io.StringIO()) == 0
+    folder = tmp_path / "specs" / "acme"
+    assert main(["specs", "new", "acme", "--out", str(folder)], io.StringIO()) == 0
+    first = (folder / "acme.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../schema/wire-spec.v1.schema.json"
+    assert not (folder / "wire-spec.v1.schema.json").exists()
+
+
+def test_specs_schema_prints_a_meta_schema_and_writes_all_three(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert main(["specs", "schema", "text"], out) == 0
+    assert json.loads(out.getvalue())["title"] == json.loads(
+        (ROOT / "specs" / "schema" / "text-spec.v1.schema.json").read_text("utf-8"))["title"]
+    assert main(["specs", "schema", "--out", str(tmp_path)], io.StringIO()) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "conformance-case.v1.schema.json", "text-spec.v1.schema.json",
+        "wire-spec.v1.schema.json"]
 
 
 def test_specs_new_refuses_to_overwrite(tmp_path: Path) -> None:

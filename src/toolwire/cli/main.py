@@ -89,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
     table = spec_commands.add_parser("table", help="print every wire format as a Markdown table")
     table.add_argument("--bundled", action="store_true",
                        help="the bundled specs only, ignoring TOOLWIRE_SPEC_PATH (docs/formats.md)")
+    schema = spec_commands.add_parser("schema", help="print or write the meta-schemas")
+    schema.add_argument("kind", nargs="?", default="wire", choices=["wire", "text", "case"],
+                        help="which meta-schema to print (default: wire)")
+    schema.add_argument("--out", metavar="DIR",
+                        help="write all three meta-schemas into DIR instead of printing one")
     from .batch import add_parser as add_batch_parser
 
     add_batch_parser(commands)
@@ -151,7 +156,8 @@ def _command(args: argparse.Namespace) -> Callable[[argparse.Namespace, Registry
         return run_sniff
     from . import specs
 
-    return {"new": specs.run_new, "table": specs.run_table, "list": specs.run_list}[
+    return {"new": specs.run_new, "table": specs.run_table, "list": specs.run_list,
+            "schema": specs.run_schema}[
         args.specs_command]
 
 

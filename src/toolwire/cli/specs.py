@@ -1,7 +1,7 @@
-"""``toolwire specs list | new | table``: the registry's formats, a new spec, the audit table.
+"""``toolwire specs list | new | table | schema``: the registry's formats, a new spec, the
+audit table, the meta-schemas.
 
-``specs check`` lives in :mod:`.specs_check`, ``specs test`` in :mod:`.specs_test`,
-``specs export`` and ``specs schema`` in :mod:`.specs_export`.
+``specs check`` lives in :mod:`.specs_check`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from ..registry import Registry
 
-__all__ = ["run_list", "run_new", "run_table"]
+__all__ = ["SCHEMAS", "run_list", "run_new", "run_schema", "run_table"]
 
 
 def run_new(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
@@ -36,12 +36,47 @@ def run_new(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     path = folder / f"{args.name}.yaml"
     if path.exists() and not args.force:
         raise InputError(f"{path} exists; pass --force to overwrite it")
+    from ..spec.skeleton import ensure_schema_copy
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        # The $schema line names a path relative to the spec: a copy beside it when none
+        # is reachable, never a path into this machine's virtualenv.
+        copy = ensure_schema_copy(folder)
         path.write_text(render_skeleton(args.name, base, folder), encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc}") from None
     out.write(f"{path}\n")
+    if copy is not None:
+        out.write(f"{copy}\n")
+    return 0
+
+
+SCHEMAS = {
+    "wire": "wire-spec.v1.schema.json",
+    "text": "text-spec.v1.schema.json",
+    "case": "conformance-case.v1.schema.json",
+}
+
+
+def run_schema(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
+    """Print one meta-schema (``wire`` by default), or write them all into ``--out``."""
+    from pathlib import Path
+
+    from ..paths import bundled_specs_dir
+
+    folder = Path(bundled_specs_dir()) / "schema"
+    if args.out is None:
+        out.write((folder / SCHEMAS[args.kind]).read_text(encoding="utf-8"))
+        return 0
+    target = Path(args.out)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for name in SCHEMAS.values():
+            (target / name).write_bytes((folder / name).read_bytes())
+            out.write(f"{target / name}\n")
+    except OSError as exc:
+        raise InputError(f"cannot write into {target}: {exc}") from None
     return 0
 
 

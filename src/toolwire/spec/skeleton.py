@@ -17,20 +17,46 @@ from typing import Final
 from ..paths import bundled_specs_dir
 from .wirespec import CallEntry, WireSpec
 
-__all__ = ["FORMAT_PATTERN", "render_skeleton", "schema_reference"]
+__all__ = [
+    "FORMAT_PATTERN", "SCHEMA_NAME", "ensure_schema_copy", "render_skeleton", "schema_reference",
+]
 
 FORMAT_PATTERN: Final = r"^[a-z][a-z0-9_]*$"
 
 
+SCHEMA_NAME: Final = "wire-spec.v1.schema.json"
+
+
 def schema_reference(folder: Path) -> str:
-    """The meta-schema as the editor line names it: relative inside the specs folder
-    (``../schema/...`` from ``specs/wire``, as the bundled specs write it), else its file URI."""
-    root = bundled_specs_dir().resolve()
-    schema = root / "schema" / "wire-spec.v1.schema.json"
+    """The meta-schema as the editor line of a spec in ``folder`` names it: a path relative
+    to ``folder``, so the line still works once the spec is committed and shared.
+
+    It is the nearest copy at or above ``folder`` — ``<dir>/schema/``, ``<dir>/specs/schema/``
+    or ``<dir>/`` itself, as ``toolwire specs schema --out`` writes it, or the bundled specs'
+    own when ``folder`` is inside them (``../schema/...`` from ``specs/wire``). None found:
+    :func:`ensure_schema_copy` puts one beside the spec and the line names it.
+    """
     target = folder.resolve()
+    for place in (target, *target.parents):
+        for candidate in (place / "schema" / SCHEMA_NAME, place / "specs" / "schema" / SCHEMA_NAME,
+                          place / SCHEMA_NAME):
+            if candidate.is_file():
+                return Path(os.path.relpath(candidate, target)).as_posix()
+    root = bundled_specs_dir().resolve()
     if target == root or root in target.parents:
-        return Path(os.path.relpath(schema, target)).as_posix()
-    return schema.as_uri()
+        return Path(os.path.relpath(root / "schema" / SCHEMA_NAME, target)).as_posix()
+    return SCHEMA_NAME
+
+
+def ensure_schema_copy(folder: Path) -> Path | None:
+    """Write the wire meta-schema into ``folder`` when no copy is reachable from it (see
+    :func:`schema_reference`); the path written, or None when one was there already."""
+    if schema_reference(folder) != SCHEMA_NAME or (folder / SCHEMA_NAME).is_file():
+        return None
+    source = bundled_specs_dir() / "schema" / SCHEMA_NAME
+    copy = folder / SCHEMA_NAME
+    copy.write_bytes(source.read_bytes())
+    return copy
 
 
 def _q(text: str) -> str:
