@@ -94,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="which meta-schema to print (default: wire)")
     schema.add_argument("--out", metavar="DIR",
                         help="write all three meta-schemas into DIR instead of printing one")
+    export = spec_commands.add_parser(
+        "export", help="write every spec, merged, as one JSON file with the meta-schemas")
+    export.add_argument("dir", metavar="DIR", help="the folder to write specs.json and schema/ to")
     from .batch import add_parser as add_batch_parser
 
     add_batch_parser(commands)
@@ -156,6 +159,10 @@ def _command(args: argparse.Namespace) -> Callable[[argparse.Namespace, Registry
         return run_sniff
     from . import specs
 
+    if args.specs_command == "export":
+        from .specs_export import run_export
+
+        return run_export
     return {"new": specs.run_new, "table": specs.run_table, "list": specs.run_list,
             "schema": specs.run_schema}[
         args.specs_command]
