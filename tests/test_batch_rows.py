@@ -160,18 +160,15 @@ def test_the_row_function_pickles_by_name() -> None:
 
 
 def test_tools_pass_through_or_say_they_were_not_checked() -> None:
-    from toolwire.batch import tools_supported
-
     body = {"choices": [{"message": {"tool_calls": [{"id": "c", "type": "function", "function":
             {"name": "nope", "arguments": "{}"}}]}, "finish_reason": "tool_calls"}]}
     tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {}}}]
     found = rows(body, "openai", tools)
-    if tools_supported():
-        assert found[0]["tools_checked"] is True
-        assert found[1]["unknown_tool"] is True
-    else:
-        assert found[0]["tools_checked"] is False
-        assert found[1]["unknown_tool"] is None and found[1]["arguments_invalid"] is None
+    assert found[0]["tools_checked"] is True
+    assert found[1]["unknown_tool"] is True and found[1]["fate"] == "rejected"
+    unchecked = rows(body, "openai")
+    assert unchecked[0]["tools_checked"] is False
+    assert unchecked[1]["unknown_tool"] is None and unchecked[1]["arguments_invalid"] is None
 
 
 # The schema is a contract: a change here is a new SCHEMA_VERSION (columns only appended).

@@ -9,7 +9,7 @@ record), the column schema (:data:`COLUMNS`, :data:`SCHEMA_VERSION`) and
 from __future__ import annotations
 
 from .records import LineReader, Tally
-from .rows import compact_rows, reply_rows, rows, tools_supported
+from .rows import compact_rows, reply_rows, rows
 from .run import Progress, cpu_count, run_batch
 from .schema import COLUMNS, KINDS, NAMES, SCHEMA_VERSION, Column, empty_row
 
@@ -28,5 +28,4 @@ __all__ = [
     "reply_rows",
     "rows",
     "run_batch",
-    "tools_supported",
 ]

@@ -20,7 +20,7 @@ from ..registry import Registry
 from ..reply import ItemRecord, Reply
 from .schema import NAMES
 
-__all__ = ["compact_rows", "reply_rows", "rows", "tools_supported"]
+__all__ = ["compact_rows", "reply_rows", "rows"]
 
 
 def _encoder() -> Any:
@@ -50,15 +50,6 @@ def _encoder() -> Any:
 _dumps = _encoder()
 
 
-def tools_supported() -> bool:
-    """Whether this toolwire's ``read`` takes the request's tool list (``tools=``)."""
-    code = Registry.read.__code__
-    return "tools" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-
-
-_TOOLS = tools_supported()
-
-
 def rows(
     body: Any,
     format: str | None = None,
@@ -71,9 +62,9 @@ def rows(
     """The rows of one record, every column present (see :mod:`toolwire.batch.schema`).
 
     ``body`` is the reply as a dict or as JSON text (str or bytes); ``format`` names its
-    wire format (``None`` sniffs it); ``tools`` is the request's tool list, checked
-    against the calls where this toolwire's ``read`` supports it (:func:`tools_supported`;
-    otherwise ``tools_checked`` is false and the verdict columns stay null).
+    wire format (``None`` sniffs it); ``tools`` is the request's tool list (or body), the
+    calls checked against it by ``read(..., tools=)``; without it ``tools_checked`` is false
+    and the verdict columns stay null.
     """
     return [
         {name: row.get(name) for name in NAMES}
@@ -91,7 +82,7 @@ def compact_rows(
 ) -> list[dict[str, Any]]:
     """As :func:`rows`, with the null columns left out (the JSON Lines form)."""
     reg = registry or Registry.default()
-    checked = tools is not None and _TOOLS
+    checked = tools is not None
     try:
         if checked:
             reply = reg.read(format, body, strict=strict, tools=tools)
