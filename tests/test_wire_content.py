@@ -94,3 +94,16 @@ def test_a_reply_with_wire_and_lifted_calls_round_trips_through_json() -> None:
     assert data["calls"][0]["record"] is not None and data["calls"][1]["record"] is None
     again = toolwire.Reply.from_dict(data)
     assert again == read and again.call_records == read.call_records
+
+
+def test_lifted_calls_are_typed_and_checked_by_the_offered_tools() -> None:
+    body = {"choices": [{"finish_reason": "stop", "message": {"content": (
+        "<tool_call>\n<function=get_weather>\n<parameter=days>\n3\n</parameter>\n"
+        "</function>\n</tool_call>")}}]}
+    request = {"tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"days": {"type": "string"}}, "required": ["days"]}}}]}
+    untyped = toolwire.read("openai", body, text_format="qwen3_coder")
+    assert untyped.calls[0].arguments == {"days": 3}  # guessed without a schema
+    typed = toolwire.read("openai", body, text_format="qwen3_coder", tools=request)
+    assert typed.calls[0].arguments == {"days": "3"}  # the tool's schema says string
+    assert typed.fates() == ("runnable",)

@@ -298,15 +298,17 @@ class Registry:
         text_spec = self.text_spec(text_format) if text_format is not None else None
         spec, response = self._spec_for(fmt, data)
         reply = interpreter.read(spec, response, strict, choice)
+        offered = None
+        if tools is not None:
+            from .tools import as_tools  # only with tools: jsonschema stays unloaded otherwise
+
+            offered = as_tools(reply.format, tools, self)
         if text_spec is not None:
             from .wire.content import lift_text_calls
 
-            reply = lift_text_calls(reply, text_spec, None, dict(text_params or {}))
-        if tools is None:
-            return reply
-        from .tools import as_tools  # only with tools: jsonschema stays unloaded otherwise
-
-        return as_tools(reply.format, tools, self).check_reply(reply)
+            # The same compiled tools type the lifted calls' values (§1b.4) and check them.
+            reply = lift_text_calls(reply, text_spec, offered, dict(text_params or {}))
+        return reply if offered is None else offered.check_reply(reply)
 
     def _spec_for(self, fmt: str | None, data: Any) -> tuple[WireSpec, Any]:
         """The spec of ``fmt``, or of the sniffed format when ``fmt`` is None."""
