@@ -186,12 +186,13 @@ class ToolCall:
     but two calls that say the same thing compare equal whatever their provenance.
     """
 
-    # Speed (issue 9 item 14): a reply's calls are built by the thousand, and each slot
-    # set costs a descriptor call. The fields every call sets have a slot each; the
-    # fields that are their default on nearly every call (the flags, the error, the
-    # provider data, the verdicts) share one slot, ``_rare``: a tuple in ``_RARE`` order,
-    # the one shared constant ``_PLAIN`` for a call whose arguments decoded. Read
-    # through properties, they behave as the fields they were.
+    # Speed (issue 9 item 14): a reply's calls are built by the thousand, so the fast
+    # constructors write the slots on a ``_Blank`` (below) rather than through this
+    # class's refusing ``__setattr__``, and there are few slots: the fields every call
+    # sets have a slot each; the fields that are their default on nearly every call (the
+    # flags, the error, the provider data, the verdicts) share one slot, ``_rare``: a
+    # tuple in ``_RARE`` order, the one shared constant ``_PLAIN`` for a call whose
+    # arguments decoded. Read through properties, they behave as the fields they were.
     __slots__ = ("_arguments", "_rare", "_raw_arguments", "id", "item_index", "name")
 
     name: str
@@ -332,22 +333,52 @@ class ToolCall:
         ``raw`` and ``provider_data`` are owned too (``raw`` may be the very object
         ``arguments`` is: neither is ever handed out uncopied).
 
-        Sets the slots through their descriptors (see ``_SET_*`` below), which skips
-        ``__setattr__``'s refusal as ``object.__setattr__`` does, at half the cost.
+        The slots are filled in on a :class:`_Blank` and the value then becomes a
+        ``ToolCall`` (see :class:`_Blank`): a third of the cost of setting each slot
+        through its descriptor, which a ``ToolCall``'s refusing ``__setattr__`` forces.
         """
+        if cls is not ToolCall:  # a subclass may lay its slots out otherwise
+            return cls._trusted_slow(
+                name, arguments, id, undecodable, error, error_code, raw, provider_data,
+                item_index,
+            )
+        call = _new(_Blank)
+        call.name = name
+        call._arguments = arguments
+        call.id = id
+        call._raw_arguments = raw
+        call.item_index = item_index
+        call._rare = (
+            _PLAIN if not undecodable and provider_data is None
+            else rare_of(undecodable, error, error_code, provider_data)
+        )
+        call.__class__ = ToolCall  # type: ignore[assignment]  # same layout: see _Blank
+        return call  # type: ignore[return-value]  # it is a ToolCall now
+
+    @classmethod
+    def _trusted_slow(
+        cls,
+        name: str,
+        arguments: dict[str, Any],
+        id: str,
+        undecodable: bool,
+        error: str | None,
+        error_code: str | None,
+        raw: Any,
+        provider_data: dict[str, Any] | None,
+        item_index: int | None,
+    ) -> ToolCall:
+        """:meth:`_trusted` for a subclass: each slot set through its descriptor."""
         call = _new(cls)
         _SET_NAME(call, name)
         _SET_ARGUMENTS(call, arguments)
         _SET_ID(call, id)
         _SET_RAW(call, raw)
         _SET_ITEM_INDEX(call, item_index)
-        if undecodable or provider_data is not None:
-            _SET_RARE(call, (
-                False, undecodable, error, error_code, provider_data or None, False, (), False,
-                False,
-            ))
-        else:
-            _SET_RARE(call, _PLAIN)
+        _SET_RARE(call, (
+            _PLAIN if not undecodable and provider_data is None
+            else rare_of(undecodable, error, error_code, provider_data)
+        ))
         return call
 
     def replace(self, **changes: Any) -> ToolCall:
@@ -508,6 +539,39 @@ class ToolCall:
             unknown_tool=data.get("unknown_tool", False),
             incomplete=data.get("incomplete", False),
         )
+
+
+class _Blank:
+    """A :class:`ToolCall`'s slots, writable: where the fast constructors build a call.
+
+    ``ToolCall`` refuses attribute writes, so building one through its own type costs a
+    descriptor call per slot. A ``_Blank`` has the very same slots (same names, same
+    order, same base), so its slots are written by plain (specialised) attribute stores,
+    and the finished value becomes a ``ToolCall`` by ``__class__`` assignment, which
+    CPython and PyPy allow between layout-identical classes. No ``_Blank`` ever leaves
+    this module or the generated extract (:mod:`toolwire.wire.fastpath`) half-built.
+    """
+
+    __slots__ = ToolCall.__slots__
+
+    name: str
+    id: str
+    item_index: int | None
+    _arguments: dict[str, Any]
+    _raw_arguments: Any
+    _rare: tuple[Any, ...]
+
+
+def rare_of(
+    undecodable: bool, error: str | None, error_code: str | None,
+    provider_data: dict[str, Any] | None,
+) -> tuple[Any, ...]:
+    """A ``ToolCall``'s ``_rare`` slot for the fields the extractors set (in ``_RARE``
+    order); ``provider_data`` owned, ``None`` or non-empty."""
+    if not undecodable and provider_data is None:
+        return _PLAIN
+    return (False, undecodable, error, error_code, provider_data or None, False, (), False,
+            False)
 
 
 _new = object.__new__
