@@ -261,8 +261,7 @@ class Registry:
                 found: list[ToolCall] | None = fast(data)
                 if found is None:
                     return interpreter.walk_extract(spec, data, strict)
-                if found or spec.stream_event is None:
-                    return found
+                return found  # [] only for a reply that is no stream event (wire.fastpath)
         return interpreter.extract(spec or self.spec(fmt), data, strict)
 
     def extract_sniff(self, data: Any, *, strict: bool | None = None) -> list[ToolCall]:

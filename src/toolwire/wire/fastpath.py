@@ -16,7 +16,8 @@ would write by hand for that provider — and compiles it on first use:
 
 The generated code handles the regular case only. On anything irregular — a selection
 that is not a list, an item that is not an object, a refused or (where the spec fails
-closed) unknown type, an expression that fails — it returns ``None`` and the caller
+closed) unknown type, an expression that fails, a reply without calls that is one event
+of the format's stream (``stream.event``) — it returns ``None`` and the caller
 runs the interpreter, which raises the exact error with its location. ``extract`` has no
 side effects, so running it again is safe, and the answer is the interpreter's by
 construction; ``tests/test_fastpath.py`` checks both agree on the whole suite.
@@ -381,6 +382,13 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
                 w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
                 w.line(6, "return None")
             _dispatch_code(w, 5, spec, data, "child", refuse_unknown)
+    if spec.stream_event is not None:
+        # No call found: one event of the format's stream would read as "no calls", so
+        # it is told apart here (the walk raises the error naming the Accumulator).
+        w.line(2, "if not calls:")
+        condition = w.holds(3, spec.stream_event, "response")
+        w.line(3, f"if {condition}:")
+        w.line(4, "return None")
     # An expression that failed, or a value that was unhashable: the interpreter knows
     # which error to raise, and where.
     w.line(1, "except Exception:")
