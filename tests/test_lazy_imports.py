@@ -221,3 +221,47 @@ def test_the_accumulator_loads_on_first_use() -> None:
         "result = 'toolwire.wire.stream.accumulator' in sys.modules"
     )
     assert found["result"] is True
+
+
+COLD_START = ("json", "re", "enum", "functools", "importlib", "warnings", "numbers", "math")
+"""What a cold ``toolwire extract`` once imported and no longer does (issue 9 item 15):
+``json`` pulls in ``re``, and ``re`` pulls in ``enum`` and ``functools``, about half of
+Python's own start-up; JSON goes through the ``_json`` C module (``toolwire.jsonc``)."""
+
+
+def _cold_modules(code: str) -> list[object]:
+    """``[modules of COLD_START loaded, result]`` after ``code``, in a fresh interpreter
+    whose harness imports none of them (no json to report back: ``repr`` does)."""
+    program = (f"import sys\n{code}\n"
+               f"print(repr([[m for m in {COLD_START!r} if m in sys.modules], result]))\n")
+    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+    )
+    import ast
+
+    return ast.literal_eval(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_the_cli_extract_command_imports_neither_json_nor_re() -> None:
+    loaded, result = _cold_modules(
+        "import io\n"
+        "from toolwire.cli import main\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'openai'], out=out)\n"
+        "result = out.getvalue().count('\"name\": \"get_weather\"')"
+    )
+    assert result == 1
+    assert loaded == []
+
+
+def test_extract_and_read_import_neither_json_nor_re() -> None:
+    loaded, result = _cold_modules(
+        "import toolwire\n"
+        f"reply = toolwire.read('openai', {REPLY!r})\n"
+        f"calls = toolwire.extract('openai', {json.dumps(REPLY)!r})\n"
+        "result = [len(reply.calls), calls[0].name]"
+    )
+    assert result == [1, "f"]
+    assert loaded == []

@@ -13,9 +13,9 @@ depends on the wording (or version) of the parser's messages.
 
 from __future__ import annotations
 
-import json
-import re
 from itertools import accumulate
+
+from .jsonc import make_scan
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -67,17 +67,31 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(name)
 
 
-_DECODER: Final = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
-_SCAN: Final[Any] = _DECODER.scan_once  # type: ignore[attr-defined]  # set in __init__
-_RAW: Final = _DECODER.raw_decode
-_STRINGS: Final = re.compile(r'"(?:[^"\\]|\\.)*+"', re.DOTALL)
-_LONG_DIGITS: Final = re.compile(r"[0-9]{309}")
+_SCAN: Final = make_scan(parse_float=_finite_float, parse_constant=_refuse_constant)
+"""The C scanner (``json``'s own) with the hooks above; ``(value, end)`` at an index."""
+
+
+class _Patterns:
+    """The regular expressions of the slow paths (a text that fails, or is long enough
+    to break a limit), compiled on first use: a process that only decodes well-formed
+    arguments never imports ``re`` (nor the ``enum`` it imports): issue 9 item 15."""
+
+    def __getattr__(self, name: str) -> Any:
+        import re
+
+        self.STRINGS = re.compile(r'"(?:[^"\\]|\\.)*+"', re.DOTALL)
+        self.LONG_DIGITS = re.compile(r"[0-9]{309}")
+        self.NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+        self.BLANK_RUN = re.compile(r"[ \t\n\r]*")
+        self.PLAIN_RUN = re.compile(r'[^"\\\x00-\x1f]*')
+        self.DIGIT_RUN = re.compile(r"[0-9]*")
+        return object.__getattribute__(self, name)
+
+
+_RE: Final = _Patterns()
 _BRACKETS: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
-_NOT_BRACKETS: Final = re.compile(r"[^\[\]{}]+")
-_BLANK_RUN: Final = re.compile(r"[ \t\n\r]*")
-_PLAIN_RUN: Final = re.compile(r'[^"\\\x00-\x1f]*')
-_DIGIT_RUN: Final = re.compile(r"[0-9]*")
 _DIGITS: Final = "0123456789"
+_BLANK: Final = " \t\n\r"
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
 _ESCAPES: Final = frozenset('"\\/bfnrt')
 _LITERALS: Final = ("true", "false", "null")
@@ -89,12 +103,12 @@ def loads(text: str) -> Any:
         value, end = _SCAN(text, 0)
     except Exception:  # any failure: the classifier below names it
         value, end = None, -1
-    if end != len(text):
+    if end != len(text):  # blanks around the value (a file's last newline), or a fault
         try:
-            value, end = _RAW(text, _skip(text, 0))
+            value, end = _SCAN(text, len(text) - len(text.lstrip(_BLANK)))
         except Exception:
             end = -1
-        if end == -1 or _skip(text, end) != len(text):
+        if end == -1 or text[end:].strip(_BLANK):
             raise JsonFault(_fault(text, 0, whole=True)) from None
     _check_limits(text, 0, len(text))
     return value
@@ -106,7 +120,7 @@ def scan_at(text: str, pos: int) -> tuple[Any, int]:
     For grammars that find a JSON value inside model text. Raises :class:`JsonFault`.
     """
     try:
-        value, end = _RAW(text, pos)
+        value, end = _SCAN(text, pos)
     except Exception:  # the classifier names the fault (or finds the limit broken)
         raise JsonFault(_fault(text, pos, whole=False)) from None
     _check_limits(text, pos, end)
@@ -121,21 +135,31 @@ def _fault(text: str, pos: int, *, whole: bool) -> str:
 
 
 def _check_limits(text: str, start: int, end: int) -> None:
-    """Raise for a decoded value that breaks a limit the C scanner does not know."""
-    if end - start > 2 * MAX_DEPTH:
-        segment = _STRINGS.sub("", text[start:end])
+    """Raise for a decoded value that breaks a limit the C scanner does not know.
+
+    Each check first counts in C what it needs (brackets, digits) over the whole text,
+    strings included: only a text with enough of them is searched by pattern.
+    """
+    if end - start > 2 * MAX_DEPTH and (
+        text.count("[", start, end) + text.count("{", start, end) > MAX_DEPTH
+    ):
+        segment = _RE.STRINGS.sub("", text[start:end])
         if segment.count("[") + segment.count("{") > MAX_DEPTH:
-            depths = accumulate(map(_BRACKETS.__getitem__, _NOT_BRACKETS.sub("", segment)))
+            depths = accumulate(map(_BRACKETS.__getitem__, _RE.NOT_BRACKETS.sub("", segment)))
             if max(depths, default=0) > MAX_DEPTH:
                 raise JsonFault("nesting-too-deep")
-    if end - start >= 309 and _LONG_DIGITS.search(text, start, end):
+    if (
+        end - start >= 309
+        and sum(text.count(digit, start, end) for digit in _DIGITS) >= 309
+        and _RE.LONG_DIGITS.search(text, start, end)
+    ):
         code = classify(text, start, whole=False)[0]
         if code != "ok":
             raise JsonFault(code)
 
 
 def _skip(text: str, pos: int) -> int:
-    return _BLANK_RUN.match(text, pos).end()  # type: ignore[union-attr]  # matches empty
+    return _RE.BLANK_RUN.match(text, pos).end()  # type: ignore[union-attr]  # matches empty
 
 
 def classify(text: str, pos: int = 0, *, whole: bool = True) -> tuple[str, int]:
@@ -232,7 +256,7 @@ def _string(text: str, i: int) -> tuple[str, int]:
     n = len(text)
     i += 1
     while i < n:
-        i = _PLAIN_RUN.match(text, i).end()  # type: ignore[union-attr]  # matches empty
+        i = _RE.PLAIN_RUN.match(text, i).end()  # type: ignore[union-attr]  # matches empty
         if i >= n:
             break
         c = text[i]
@@ -292,5 +316,5 @@ def _number(text: str, i: int) -> tuple[str, int]:
 
 def _digits(text: str, i: int) -> tuple[int, bool]:
     """Skip a run of ASCII digits at ``i``: ``(end, whether there was one)``."""
-    j = _DIGIT_RUN.match(text, i).end()  # type: ignore[union-attr]  # matches empty
+    j = _RE.DIGIT_RUN.match(text, i).end()  # type: ignore[union-attr]  # matches empty
     return j, j > i

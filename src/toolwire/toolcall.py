@@ -8,7 +8,6 @@ nobody sees until it bites.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -63,6 +62,7 @@ def copy_json(value: Any) -> Any:
         return _copy_iterative(value)
 
 
+_INF = float("inf")
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
@@ -87,7 +87,7 @@ def id_text(value: Any) -> str:
 
 def _number_text(x: float) -> str:
     """ECMAScript ``Number::toString(x)``: the shortest round-trip digits, laid out by its rules."""
-    if x != x or x in (math.inf, -math.inf):
+    if x != x or x in (_INF, -_INF):
         return ""
     if x == 0:
         return "0"

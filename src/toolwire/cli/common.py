@@ -7,9 +7,10 @@ turns either into one line on stderr. Output is JSON written so that it always e
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+
+from ..jsonc import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -80,13 +81,13 @@ def read_text(source: str | None) -> str:
 
 
 def _dumps(data: Any, out: TextIO, indent: int | None) -> str:
-    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    text = dumps(data, indent=indent, ensure_ascii=False)
     try:
         text.encode(getattr(out, "encoding", None) or "utf-8")
     except (UnicodeEncodeError, LookupError):
         # A lone surrogate (JSON text may escape one, "\ud800") or a narrow console:
         # \u escapes keep the output valid JSON instead of a traceback halfway through.
-        text = json.dumps(data, indent=indent)
+        text = dumps(data, indent=indent)
     return text
 
 

@@ -7,8 +7,6 @@ the closure compiler (:mod:`toolwire.expression.closures`) calls them. Static pr
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 
 from .values import EvaluationError, type_name
@@ -160,6 +158,8 @@ def _to_number(value: Any) -> Any:
 def _to_string(value: Any) -> str:
     if isinstance(value, str):
         return value
+    import json  # on first use: a cold process does without it (see toolwire.jsonc)
+
     return json.dumps(value, separators=(",", ":"), default=str)
 
 
@@ -204,13 +204,20 @@ def _max_by(values: list[Any], body: Evaluator) -> Any:
     return max(values, key=_key_check("max_by", body, ("number", "string"))) if values else None
 
 
+def _math() -> Any:
+    """``math``, imported on first use: a cold process reading replies does without it."""
+    import math
+
+    return math
+
+
 _IMPLEMENTATIONS: Final[Mapping[str, Callable[..., Any]]] = {
     "abs": abs,
     "avg": _avg,
-    "ceil": math.ceil,
+    "ceil": lambda number: _math().ceil(number),
     "contains": lambda subject, search: search in subject,
     "ends_with": lambda text, suffix: text.endswith(suffix),
-    "floor": math.floor,
+    "floor": lambda number: _math().floor(number),
     "join": _join,
     "keys": lambda obj: list(obj.keys()),
     "length": len,

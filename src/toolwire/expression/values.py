@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from numbers import Number
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -48,6 +47,15 @@ def is_true(value: Any) -> bool:
 
 
 def is_number(value: Any) -> bool:
+    """A ``numbers.Number`` that is no bool: JSON's numbers by type, others through
+    ``numbers`` (imported only then: a cold process does without it)."""
+    kind = type(value)
+    if kind is int or kind is float:
+        return True
+    if value is None or kind is bool or kind is str or kind is list or kind is dict:
+        return False
+    from numbers import Number
+
     return isinstance(value, Number) and not isinstance(value, bool)
 
 

@@ -14,8 +14,6 @@ Modules: :mod:`.strict_yaml` (the YAML reader), :mod:`.loader` (one document's c
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from .wirespec import (
     KINDS,
     CallEntry,
@@ -84,6 +82,7 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module, __name__), name)
+    # __import__, not importlib.import_module: importlib (and warnings) cost a cold start.
+    value = getattr(__import__(__name__ + module, fromlist=(name,)), name)
     globals()[name] = value
     return value

@@ -16,12 +16,12 @@ bundle; ``tests/test_bundle.py`` fails on a stale bundle and names the command t
 
 from __future__ import annotations
 
-import json
 import os
 import zlib
 from collections.abc import Iterator
 
 from ..expression import Expression
+from ..jsonc import loads
 from ..paths import bundled_specs_path
 from .wirespec import CallEntry, ServerEntry, WireSpec, compile_wire_spec
 
@@ -108,8 +108,8 @@ def read_bundle(path: str | os.PathLike[str] = BUNDLE_PATH) -> dict[str, Any] | 
     """The bundle's content, or None when there is none this toolwire can read."""
     try:
         with open(path, "rb") as handle:
-            bundle = json.loads(handle.read())
-    except (OSError, ValueError):
+            bundle = loads(handle.read().decode("utf-8"))
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return None
     if not isinstance(bundle, dict) or bundle.get("bundle_version") != BUNDLE_VERSION:
         return None
