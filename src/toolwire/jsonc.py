@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     Scan = Callable[[str, int], tuple[Any, int]]
 
+_make_scanner: Any
 try:
     from _json import encode_basestring, encode_basestring_ascii
     from _json import make_scanner as _make_scanner

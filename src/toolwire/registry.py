@@ -109,13 +109,43 @@ class Registry:
         text_loader: Callable[[], Iterable[TextSpec]] | None = None,
     ) -> None:
         self._specs: dict[str, WireSpec] = {s.format: s for s in specs}
+        # Specs compiled on first use (the bundled ones: see bundled()); once compiled, a
+        # spec moves to _specs, so the hot lookups stay one dict.get.
+        self._pending: dict[str, Callable[[], WireSpec]] = {}
+        self._pending_lock = allocate_lock()
         self._text_table: dict[str, TextSpec] = {s.format: s for s in text_specs}
         self._text_loader = text_loader  # text specs loaded on first use, then kept
         self.replaced: frozenset[str] = frozenset(replaced)
-        self._sniff_order = sorted(
-            (s for s in self._specs.values() if s.sniff is not None),
-            key=lambda s: (-s.sniff_priority, s.format),
-        )
+        self._sniffing: list[WireSpec] | None = None
+
+    def _compiled(self, fmt: str) -> WireSpec | None:
+        """The spec of ``fmt``, compiling it if it is still pending; None if unknown."""
+        with self._pending_lock:
+            spec = self._specs.get(fmt)
+            if spec is None:
+                make = self._pending.get(fmt)
+                if make is None:
+                    return None
+                spec = self._specs[fmt] = make()
+                del self._pending[fmt]
+        return spec
+
+    @property
+    def _all(self) -> dict[str, WireSpec]:
+        """Every wire spec, the pending ones compiled now."""
+        for fmt in list(self._pending):
+            self._compiled(fmt)
+        return self._specs
+
+    @property
+    def _sniff_order(self) -> list[WireSpec]:
+        order = self._sniffing
+        if order is None:
+            order = self._sniffing = sorted(
+                (s for s in self._all.values() if s.sniff is not None),
+                key=lambda s: (-s.sniff_priority, s.format),
+            )
+        return order
 
     @property
     def _text(self) -> dict[str, TextSpec]:
@@ -135,12 +165,14 @@ class Registry:
         it is stale, and the text specs load on first use: reading a reply then needs
         no YAML, no JSON Schema and no JMESPath parser.
         """
-        from .spec import load_bundled_specs
+        from .spec.bundle import bundled_spec_makers
 
-        wire = load_bundled_specs()
-        if wire is None:
+        makers = bundled_spec_makers()
+        if makers is None:
             return cls.from_paths(include_bundled=True, include_env=False)
-        return cls(wire, text_loader=_bundled_text_specs)
+        registry = cls(text_loader=_bundled_text_specs)
+        registry._pending = makers  # compiled on first use: see _compiled
+        return registry
 
     @classmethod
     def default(cls) -> Registry:
@@ -198,7 +230,7 @@ class Registry:
 
     def formats(self) -> tuple[str, ...]:
         """The wire format names, sorted."""
-        return tuple(sorted(self._specs))
+        return tuple(sorted({*self._specs, *self._pending}))
 
     def text_formats(self) -> tuple[str, ...]:
         """The text format names, sorted."""
@@ -206,7 +238,10 @@ class Registry:
 
     def spec(self, fmt: str) -> WireSpec:
         """The wire spec of ``fmt``; :class:`UnknownFormat` if there is none."""
-        return _lookup(self._specs, fmt)
+        spec = self._specs.get(fmt) if type(fmt) is str else None
+        if spec is None and type(fmt) is str:
+            spec = self._compiled(fmt)
+        return spec if spec is not None else _lookup(self._all, fmt)
 
     def text_spec(self, fmt: str) -> TextSpec:
         """The text spec of ``fmt`` (a format name or an alias); :class:`UnknownFormat`."""
@@ -219,7 +254,7 @@ class Registry:
 
     def specs(self) -> Mapping[str, WireSpec]:
         """All wire specs by format name."""
-        return dict(self._specs)
+        return dict(self._all)
 
     def text_specs(self) -> Mapping[str, TextSpec]:
         """All text specs by format name."""
@@ -316,9 +351,9 @@ class Registry:
         response = coerce_response(data, None)
         sniffed = self.sniff_format(response)
         if sniffed is None:
-            for spec in self._specs.values():  # a stream event says which accumulator
+            for spec in self._all.values():  # a stream event says which accumulator
                 interpreter.refuse_stream_event(spec, response)
-            raise UnknownFormat(None, self._specs)
+            raise UnknownFormat(None, self._all)
         return self.spec(sniffed), response
 
     def from_structured_output(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..expression import Expression
 from ..jsonc import loads
@@ -118,6 +118,16 @@ def read_bundle(path: str | os.PathLike[str] = BUNDLE_PATH) -> dict[str, Any] | 
 
 def load_bundled_specs(path: str | os.PathLike[str] = BUNDLE_PATH) -> list[WireSpec] | None:
     """The bundled wire specs, compiled from the bundle; None if it is missing or stale."""
+    makers = bundled_spec_makers(path)
+    return None if makers is None else [make() for make in makers.values()]
+
+
+def bundled_spec_makers(
+    path: str | os.PathLike[str] = BUNDLE_PATH,
+) -> dict[str, Callable[[], WireSpec]] | None:
+    """Format name -> a function compiling that bundled spec; None if the bundle is
+    missing or stale. Compiling every spec costs a cold process milliseconds, and a CLI
+    call or a serverless function reads one format: the registry compiles on first use."""
     bundle = read_bundle(path)
     if bundle is None:
         return None
@@ -136,7 +146,9 @@ def load_bundled_specs(path: str | os.PathLike[str] = BUNDLE_PATH) -> list[WireS
             found = compiled[source] = Expression.from_ast(source, asts[source])
         return found
 
-    return [
-        compile_wire_spec(entry["data"], os.path.join(root, entry["path"]), compiler=expression)
-        for entry in bundle["specs"]
-    ]
+    def maker(entry: dict[str, Any]) -> Callable[[], WireSpec]:
+        return lambda: compile_wire_spec(
+            entry["data"], os.path.join(root, entry["path"]), compiler=expression
+        )
+
+    return {entry["data"]["format"]: maker(entry) for entry in bundle["specs"]}

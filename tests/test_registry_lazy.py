@@ -1,0 +1,49 @@
+"""The bundled registry compiles a spec on first use, and answers as if it had compiled all."""
+
+from __future__ import annotations
+
+import threading
+
+import toolwire
+from toolwire.spec.bundle import load_bundled_specs
+
+REPLY = {"choices": [{"message": {"tool_calls": [
+    {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]}
+
+
+def test_reading_one_format_compiles_only_that_spec() -> None:
+    registry = toolwire.Registry.bundled()
+    assert [c.name for c in registry.extract("openai", REPLY)] == ["f"]
+    assert set(registry._specs) == {"openai"}  # the other formats still wait
+    assert registry.formats() == tuple(sorted(s.format for s in load_bundled_specs() or ()))
+
+
+def test_the_lazy_registry_holds_what_the_eager_load_holds() -> None:
+    eager = {s.format: s for s in load_bundled_specs() or ()}
+    registry = toolwire.Registry.bundled()
+    assert registry.sniff_format(REPLY) == "openai"  # sniffing needs every spec
+    specs = registry.specs()
+    assert sorted(specs) == sorted(eager)
+    assert all(specs[f].data == eager[f].data for f in eager)
+
+
+def test_threads_asking_at_once_get_one_compiled_spec() -> None:
+    registry = toolwire.Registry.bundled()
+    seen: list[object] = []
+    threads = [threading.Thread(target=lambda: seen.append(registry.spec("anthropic")))
+               for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(seen) == 8 and all(s is seen[0] for s in seen)
+
+
+def test_an_unknown_format_still_names_the_known_ones() -> None:
+    registry = toolwire.Registry.bundled()
+    try:
+        registry.spec("anthropc")
+    except toolwire.UnknownFormat as exc:
+        assert "anthropic" in str(exc)
+    else:
+        raise AssertionError("no UnknownFormat")
