@@ -100,14 +100,49 @@ def _validator(fmt: str | None, name: str, index: int | None, schema: Any, diale
     import jsonschema
 
     cls = validator_class(schema, dialect)
+    key = _schema_key(cls, schema)
+    if key is None or key not in _VALID_SCHEMAS:
+        try:
+            cls.check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            raise InvalidTools(
+                fmt, f"not a valid JSON Schema: {_short(exc.message)}", tool=name, index=index,
+                pointer=_pointer(exc.path),
+            ) from None
+        if key is not None:
+            if len(_VALID_SCHEMAS) >= _MEMO_SIZE:
+                _VALID_SCHEMAS.clear()
+            _VALID_SCHEMAS.add(key)
+    return cls(schema)  # cheap: jsonschema builds what it needs on the first validation
+
+
+# Checking a schema against its meta-schema is most of the cost of building Tools (about
+# a millisecond per tool), and a loop builds the same tools for every reply it reads
+# (``read(..., tools=request)``). Whether a schema is valid depends on its content only,
+# so the schemas found valid are remembered, by content and validator class; a bad one
+# is checked, and refused, every time.
+_VALID_SCHEMAS: set[tuple[Any, ...]] = set()
+_MEMO_SIZE = 4096
+
+
+def _schema_key(cls: Any, schema: Any) -> tuple[Any, ...] | None:
+    """``(cls, content)`` with every value's exact type in it (``1`` is not ``1.0`` is
+    not ``true`` to a meta-schema), or None for content that is not plain JSON."""
     try:
-        cls.check_schema(schema)
-    except jsonschema.SchemaError as exc:
-        raise InvalidTools(
-            fmt, f"not a valid JSON Schema: {_short(exc.message)}", tool=name, index=index,
-            pointer=_pointer(exc.path),
-        ) from None
-    return cls(schema)
+        return (cls, _content(schema))
+    except (TypeError, RecursionError):
+        return None
+
+
+def _content(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return (dict, tuple(sorted((k, _content(v)) for k, v in value.items())))
+    if kind is list:
+        return (list, tuple(_content(v) for v in value))
+    if kind in (str, int, float, bool) or value is None:
+        return (kind, value)
+    raise TypeError(kind.__name__)
 
 
 def schema_definition(

@@ -108,7 +108,11 @@ def _compile(schema: Any) -> Check:
         checks.append(_type(schema["type"]))
     if "enum" in schema:
         options = list(schema["enum"])
-        checks.append(lambda v: any(_equal(v, o) for o in options))
+        if options and all(type(o) is str for o in options):  # the usual enum: a set lookup
+            texts = frozenset(options)
+            checks.append(lambda v: type(v) is str and v in texts)
+        else:
+            checks.append(lambda v: any(_equal(v, o) for o in options))
     if "const" in schema:
         constant = schema["const"]
         checks.append(lambda v: _equal(v, constant))
@@ -119,11 +123,27 @@ def _compile(schema: Any) -> Check:
     for key in ("allOf", "anyOf", "oneOf"):
         if key in schema:
             checks.append(_combined(key, [_compile(s) for s in schema[key]]))
+    return _every(checks)
+
+
+def _every(checks: list[Check]) -> Check:
+    """All of ``checks``: a loop, not ``all()`` over a generator (a frame per call)."""
     if not checks:
         return lambda v: True
     if len(checks) == 1:
         return checks[0]
-    return lambda v: all(c(v) for c in checks)
+    if len(checks) == 2:
+        first, second = checks
+        return lambda v: first(v) and second(v)
+    every = tuple(checks)
+
+    def all_of(v: Any) -> bool:
+        for check in every:
+            if not check(v):
+                return False
+        return True
+
+    return all_of
 
 
 def _type(kind: Any) -> Check:
@@ -173,7 +193,17 @@ def _arrays(schema: dict[str, Any]) -> list[Check]:
         if type(schema["items"]) is list:
             raise _Unsupported  # draft 7 tuple form
         item = _compile(schema["items"])
-        checks.append(lambda v: type(v) is not list or all(item(x) for x in v))
+        if schema["items"] == {"type": "string"}:
+            checks.append(lambda v: type(v) is not list or all(type(x) is str for x in v))
+        else:
+            def items(v: Any) -> bool:
+                if type(v) is list:
+                    for x in v:
+                        if not item(x):
+                            return False
+                return True
+
+            checks.append(items)
     if "minItems" in schema:
         low = int(schema["minItems"])
         checks.append(lambda v: type(v) is not list or len(v) >= low)
@@ -186,16 +216,22 @@ def _arrays(schema: dict[str, Any]) -> list[Check]:
 def _objects(schema: dict[str, Any]) -> list[Check]:
     checks: list[Check] = []
     properties = {k: _compile(s) for k, s in (schema.get("properties") or {}).items()}
-    if properties:
-        def props(v: Any) -> bool:
+    required = tuple(schema["required"]) if "required" in schema else ()
+    if properties or required:
+        pairs = tuple(properties.items())
+
+        def props(v: Any) -> bool:  # properties and required in one pass
             if type(v) is not dict:
                 return True
-            return all(key not in v or check(v[key]) for key, check in properties.items())
+            for key in required:
+                if key not in v:
+                    return False
+            for key, check in pairs:
+                if key in v and not check(v[key]):
+                    return False
+            return True
 
         checks.append(props)
-    if "required" in schema:
-        required = tuple(schema["required"])
-        checks.append(lambda v: type(v) is not dict or all(k in v for k in required))
     if "additionalProperties" in schema:
         extra = _compile(schema["additionalProperties"])
         known = frozenset(properties)
