@@ -27,6 +27,7 @@ from .errors import (
     UnknownItemType,
     UnmappedCall,
 )
+from . import registry as _registry
 from .registry import Registry
 from .reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall
@@ -152,7 +153,10 @@ def extract(
     ``unknown_items``: True refuses unknown item types, False reports them. ``choice``
     reads another alternative of a reply that holds several (``n > 1``).
     """
-    return Registry.default().extract(fmt, data, strict=strict, choice=choice)
+    # The default registry, once built, without the classmethod call: extract is hot.
+    return (_registry._DEFAULT or Registry.default()).extract(
+        fmt, data, strict=strict, choice=choice
+    )
 
 
 def extract_sniff(data: Any, *, strict: bool | None = None) -> list[ToolCall]:

@@ -362,6 +362,11 @@ def _comparator(node: _Node) -> Evaluator:
 
 
 def _multi_select_list(node: _Node) -> Evaluator:
+    if all(child["type"] == "literal" for child in node["children"]):
+        # A list of literals (`contains(['a', 'b'], type)`): the same values every time,
+        # so one copy of a prebuilt list, not one closure call per element.
+        values = [child["value"] for child in node["children"]]
+        return lambda d: None if d is None else list(values)
     parts = tuple(compile_ast(child) for child in node["children"])
     return lambda d: None if d is None else [part(d) for part in parts]
 
