@@ -16,6 +16,7 @@ The functions here run on :meth:`Registry.default` (the bundled specs plus folde
 
 from __future__ import annotations
 
+from . import registry as _registry
 from .arguments import decode_arguments
 from .errors import (
     MalformedResponse,
@@ -27,7 +28,6 @@ from .errors import (
     UnknownItemType,
     UnmappedCall,
 )
-from . import registry as _registry
 from .registry import Registry
 from .reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
 from .toolcall import ArgumentError, ServerToolCall, ToolCall

@@ -145,3 +145,56 @@ class CallRecord(_Located):
         setfield(self, "item_type", item_type)
         setfield(self, "entry", entry)
         setfield(self, "arguments_selected", arguments_selected)
+
+
+# The reader builds a record per item of every reply: set through ``setfield`` (one
+# ``object.__setattr__`` per field) that is most of a record's cost. As ``ToolCall`` does
+# (``toolwire.toolcall._Blank``), these two are filled in on a layout-identical writable
+# blank (on the same base, so the layouts match), which then becomes the record by
+# ``__class__`` assignment.
+class _ItemBlank(_Located):
+    __slots__ = ItemRecord.__slots__
+    __setattr__ = object.__setattr__  # type: ignore[assignment]  # writable: a blank only
+    item_index: int
+    location: str
+    item_type: str | None
+    kind: str
+    entry: int | None
+
+
+class _CallBlank(_Located):
+    __slots__ = CallRecord.__slots__
+    __setattr__ = object.__setattr__  # type: ignore[assignment]  # writable: a blank only
+    item_index: int
+    location: str
+    item_type: str | None
+    entry: int
+    arguments_selected: bool
+
+
+def item_record(
+    item_index: int, location: str, item_type: str | None, kind: str, entry: int | None
+) -> ItemRecord:
+    """``ItemRecord(...)`` for values the reader has checked: the same value, sooner."""
+    record = object.__new__(_ItemBlank)
+    record.item_index = item_index
+    record.location = location
+    record.item_type = item_type
+    record.kind = kind
+    record.entry = entry
+    record.__class__ = ItemRecord  # type: ignore[assignment]  # same layout: see above
+    return record  # type: ignore[return-value]  # it is an ItemRecord now
+
+
+def call_record(
+    item_index: int, location: str, item_type: str | None, entry: int, arguments_selected: bool
+) -> CallRecord:
+    """``CallRecord(...)`` for values the reader has checked: the same value, sooner."""
+    record = object.__new__(_CallBlank)
+    record.item_index = item_index
+    record.location = location
+    record.item_type = item_type
+    record.entry = entry
+    record.arguments_selected = arguments_selected
+    record.__class__ = CallRecord  # type: ignore[assignment]  # same layout: see above
+    return record  # type: ignore[return-value]  # it is a CallRecord now

@@ -19,6 +19,7 @@ from __future__ import annotations
 from .._record import setfield
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
 from ..reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
+from ..reply_records import call_record, item_record
 from ..spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
 from ..toolcall import ServerToolCall, ToolCall
 from .content import assistant_text
@@ -136,7 +137,9 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
             if entry is None or type(entry) is RefuseEntry:
                 error = _refusal(spec, index, key, item_type, entry, refuse_unknown)
                 kind = "unknown" if entry is None else "refuse"
-                records.append(ItemRecord(index, where, shown, kind, getattr(entry, "index", None)))
+                records.append(
+                    item_record(index, where, shown, kind, getattr(entry, "index", None))
+                )
                 if error is not None:
                     errors.append(error)
                     refused.append(RefusedItem(index, where, shown, error.code, error.reason))
@@ -146,7 +149,7 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                     if shown is not None and shown not in unknown_types:
                         unknown_types.append(shown)
                 continue
-            records.append(ItemRecord(index, where, shown, entry.kind, entry.index))
+            records.append(item_record(index, where, shown, entry.kind, entry.index))
             if type(entry) is CallEntry:
                 name = _name(entry, item)
                 if type(name) is not str:
@@ -154,7 +157,7 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                     continue
                 raw = entry.arguments.evaluate(item)
                 calls.append(_built(entry, item, name, raw, index))
-                call_records.append(CallRecord(index, where, shown, entry.index, raw is not None))
+                call_records.append(call_record(index, where, shown, entry.index, raw is not None))
             elif type(entry) is ServerEntry:
                 server_calls.append(_server_call(entry, item, shown))
     except ToolwireError:
