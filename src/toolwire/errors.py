@@ -18,7 +18,8 @@ the file, line, column, JSON pointer and the ``rule`` it broke.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Iterable
 
 from ._record import Record, setfield
 

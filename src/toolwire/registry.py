@@ -12,8 +12,10 @@ A registry is immutable once built, so one instance may serve many threads.
 from __future__ import annotations
 
 import os
+
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Callable, Iterable, Mapping
 from _thread import allocate_lock
-from collections.abc import Callable, Iterable, Mapping
 
 from .errors import SpecError, SpecProblem, UnknownFormat
 from .paths import bundled_specs_dir

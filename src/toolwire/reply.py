@@ -17,7 +17,8 @@ Langertha::ToolCall, made explicit so no loop author has to rediscover it:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Mapping
 
 from ._record import Record, setfield
 from .reply_records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem

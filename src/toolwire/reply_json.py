@@ -19,7 +19,8 @@ data whose fate disagrees — a hand-edited fate is a lie about the call, not a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Mapping
 
 from ._record import setfield
 from .reply_records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem

@@ -10,7 +10,8 @@ refused and why. These are immutable values (:class:`toolwire._record.Record`), 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Mapping
 
 from ._record import Record, setfield
 

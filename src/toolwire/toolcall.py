@@ -8,7 +8,8 @@ nobody sees until it bites.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Mapping
 from types import MappingProxyType
 
 from ._record import Record, setfield

@@ -26,8 +26,11 @@ expression nests, never per level of the document.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Mapping, Sequence
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Callable, Mapping, Sequence
+
+# operator's C half (built in): the operator module itself is an import a cold start pays
+from _operator import ge, gt, le, lt
 
 from .functions import FUNCTIONS, SIGNATURES, call_problem, failed
 from .values import EvaluationError, comparable, equals, is_number, is_true, type_name
@@ -321,7 +324,7 @@ def _not(node: _Node) -> Evaluator:
 
 
 _ORDER: Final[Mapping[str, Callable[[Any, Any], Any]]] = {
-    "lt": operator.lt, "lte": operator.le, "gt": operator.gt, "gte": operator.ge,
+    "lt": lt, "lte": le, "gt": gt, "gte": ge,
 }
 
 

@@ -17,7 +17,8 @@ expression fails on a document (a function given the wrong type, and the like).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Callable
 
 from .closures import EvaluationError, call_problem, compile_ast
 

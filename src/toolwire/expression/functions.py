@@ -7,7 +7,8 @@ the closure compiler (:mod:`toolwire.expression.closures`) calls them. Static pr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Callable, Mapping, Sequence
 
 from .values import EvaluationError, type_name
 

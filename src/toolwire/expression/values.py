@@ -6,8 +6,10 @@ functions (:mod:`toolwire.expression.functions`), so both agree on what a value 
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Mapping
+import sys
+
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Mapping
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -24,14 +26,22 @@ class EvaluationError(ValueError):
 # --- values -------------------------------------------------------------------------
 
 _TYPE_NAMES: Final[Mapping[type, str]] = {
-    bool: "boolean", list: "array", dict: "object", OrderedDict: "object",
+    bool: "boolean", list: "array", dict: "object",
     type(None): "null", str: "string", float: "number", int: "number",
 }
 
 
 def type_name(value: Any) -> str:
     """The JMESPath type jmespath.py's function signatures check (by exact Python type)."""
-    return _TYPE_NAMES.get(type(value), "unknown")
+    name = _TYPE_NAMES.get(type(value))
+    if name is None:
+        # jmespath.py also names an OrderedDict "object"; with collections not imported,
+        # there is none to name.
+        collections = sys.modules.get("collections")
+        if collections is not None and type(value) is collections.OrderedDict:
+            return "object"
+        return "unknown"
+    return name
 
 
 def is_true(value: Any) -> bool:

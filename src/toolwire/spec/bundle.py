@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Callable, Iterator
+
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Callable, Iterator
 
 from ..expression import Expression
 from ..jsonc import loads

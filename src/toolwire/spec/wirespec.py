@@ -9,7 +9,8 @@ meets a spec error at run time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Callable, Mapping
 
 from .._record import Record, setfield
 from ..expression import Expression, compile_expression

@@ -28,7 +28,8 @@ sets) is passed in as a named constant, so a spec cannot inject code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Callable, Mapping
 
 from ..arguments import decode_arguments_coded
 from ..expression import element_of, field_of, path_steps

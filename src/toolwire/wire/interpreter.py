@@ -13,7 +13,8 @@ full path (``output[0].content[2]``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Iterator
 
 from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
