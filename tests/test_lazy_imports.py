@@ -224,7 +224,7 @@ def test_the_accumulator_loads_on_first_use() -> None:
 
 
 COLD_START = ("json", "re", "enum", "functools", "importlib", "warnings", "numbers", "math",
-              "collections", "operator")
+              "collections", "operator", "types")
 """What a cold ``toolwire extract`` once imported and no longer does (issue 9 item 15):
 ``json`` pulls in ``re``, and ``re`` pulls in ``enum`` and ``functools``, about half of
 Python's own start-up; JSON goes through the ``_json`` C module (``toolwire.jsonc``)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 # collections.abc without importing the collections package: a cold start (issue 9.15)
 from _collections_abc import Mapping
-from types import MappingProxyType
 
 from ._record import Record, setfield
 from .arguments import decode_arguments_coded
@@ -64,6 +63,7 @@ def copy_json(value: Any) -> Any:
 
 
 _INF = float("inf")
+MappingProxyType = type(type.__dict__)  # as types.py defines it, without importing types
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 

@@ -142,9 +142,15 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
         else:
             return None
         seen.add(key)
-    from types import SimpleNamespace
+    return _Namespace(args)  # type: ignore[return-value]  # argparse's duck
 
-    return SimpleNamespace(**args)  # type: ignore[return-value]  # argparse's duck
+
+class _Namespace:
+    """The fields of a command line as attributes, as ``argparse.Namespace`` holds them
+    (``types.SimpleNamespace`` would cost a cold start the ``types`` import)."""
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
 
 
 def _command(args: argparse.Namespace) -> Callable[[argparse.Namespace, Registry, TextIO], int]:
