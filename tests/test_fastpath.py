@@ -118,3 +118,20 @@ def test_the_fast_path_steps_aside_where_the_walk_raises() -> None:
     assert build_fast_extract(REGISTRY.spec("openai"), True)(refused) is None
     with pytest.raises(ToolwireError):
         interpreter.extract(REGISTRY.spec("openai"), refused)
+
+
+STREAM_EVENTS = {
+    "openai": {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}}]},
+    "anthropic": {"type": "message_start", "message": {"content": []}},
+    "ollama": {"message": {"role": "assistant", "content": "x"}, "done": False},
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(STREAM_EVENTS))
+def test_generated_extract_declines_a_stream_event_without_calls(fmt: str) -> None:
+    spec = Registry.bundled().spec(fmt)
+    event = STREAM_EVENTS[fmt]
+    assert spec.stream_event is not None and spec.stream_event.evaluate(event) is True
+    assert build_fast_extract(spec, False)(event) is None  # the walk names the Accumulator
+    with pytest.raises(ToolwireError, match="Accumulator"):
+        Registry.bundled().extract(fmt, event)

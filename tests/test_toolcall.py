@@ -182,3 +182,24 @@ def test_replace_changes_one_field_and_checks_the_rest() -> None:
     assert call.replace(unknown_tool=True).arguments == {"a": 1}
     with pytest.raises(TypeError):
         call.replace(colour="red")
+
+
+def test_calls_built_by_the_fast_constructors_are_plain_immutable_tool_calls() -> None:
+    import pickle
+
+    import toolwire
+
+    reply = {"content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {"a": [1]},
+                          "caller": {"k": "v"}}]}
+    (call,) = toolwire.extract("anthropic", reply)
+    text_call = ToolCall._trusted("g", {}, "", True, "why", "not-an-object")
+    for built in (call, text_call):
+        assert type(built) is ToolCall
+        with pytest.raises(AttributeError):
+            built.name = "other"  # type: ignore[misc]
+        assert pickle.loads(pickle.dumps(built)) == built
+    assert call == ToolCall("f", {"a": [1]}, "t1", provider_data={"caller": {"k": "v"}})
+    assert call.provider_data == {"caller": {"k": "v"}} and call.item_index == 0
+    assert text_call.arguments_error_code == "not-an-object"
+    reply["content"][0]["input"]["a"].append(2)  # the call holds its own copy
+    assert call.arguments == {"a": [1]}
