@@ -22,7 +22,7 @@ from .compiled import CompiledStream, Rule, compiled_stream, plan_for
 from .docpath import PathError, get
 from .engine import Broken, Engine
 from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
-from .events import event_json
+from .events import event_json, normalised_event
 from .framing import Framer, framer_for
 from .slots import Slot
 from .updates import StreamUpdate, classify
@@ -159,6 +159,9 @@ class Accumulator:
             self._sniff(data)
         stream = self._stream
         assert stream is not None
+        if stream.detect:
+            assert self._spec is not None
+            data = normalised_event(self._spec, data, index)
         engine = self._engine
         rule_name: str | None = None
         try:

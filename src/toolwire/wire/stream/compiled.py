@@ -150,6 +150,8 @@ class CompiledStream:
         self.framing: str = data["framing"]
         self.sentinel: str | None = data.get("sentinel")
         self.ready: str = data["ready"]
+        # Events written with an SDK's own keys are renamed as read() renames a reply (§5).
+        self.detect = spec.normalize is not None and spec.normalize.detect is not None
         self.event_type = _expr(data, "event_type")
         self.complete = _expr(data, "complete")
         error = Guard(data["error"]) if "error" in data else None
