@@ -7,22 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stream_chunks import chat_calls, chat_chunk
 
 import toolwire
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {"object": "chat.completion.chunk", "id": "c1", "model": "m",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-
-
-CHUNKS = [
-    _chunk({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
-                            "function": {"name": "f", "arguments": '{"a": 1}'}}]}),
-    _chunk({}, "tool_calls"),
-]
+CHUNKS = chat_calls(("call_a", "f", '{"a": 1}'))
 
 
 def test_the_readme_streaming_example_runs() -> None:
@@ -166,6 +157,6 @@ def test_a_dialect_overrides_a_base_stream_rule_by_name(tmp_path: Path) -> None:
                                           registry.spec("openai").data["stream"]["rules"]]
     acc = toolwire.Accumulator("shouty", registry=registry)
     acc.feed(CHUNKS[0])
-    acc.feed(_chunk({"done_word": "tool_calls"}))
+    acc.feed(chat_chunk({"done_word": "tool_calls"}))
     assert acc.complete
     assert "sniff" not in registry.spec("shouty").data["stream"]

@@ -12,6 +12,7 @@ it never reaches a user as an object. Events that are not JSON objects stay as t
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -103,10 +104,8 @@ def _events(test: dict[str, Any]) -> list[Any]:
     events = [json.loads(data) for _, data in framer.feed(text.encode("utf-8"))
               if data.strip() != "[DONE]"]
     for _, data in framer.end():  # as close(): a cut last line is never half-parsed
-        try:
+        with contextlib.suppress(ValueError):
             events.append(json.loads(data))
-        except ValueError:
-            pass
     return events
 
 
