@@ -176,8 +176,10 @@ class Accumulator:
             for guard in stream.refuse:
                 if guard.matches(data, event_type):
                     raise self._fail(UnsupportedStream(stream.format, guard.reason, index))
-            engine.opened.clear()
-            engine.closed.clear()
+            if engine.opened:
+                engine.opened.clear()
+            if engine.closed:
+                engine.closed.clear()
             plan = self._plans.get(event_type if type(event_type) is str else None)
             if plan is None:
                 plan = self._plan(stream, event_type)
@@ -205,6 +207,8 @@ class Accumulator:
                 or (stream.complete is not None and engine.document is not None
                     and stream.complete.evaluate(engine.document) is True)
             )
+            if not (completing or engine.closed or engine.opened):
+                return ()  # most events: a delta that makes nothing ready
             return self._release(stream, completing)
         except (Broken, PathError) as exc:
             raise self._fail(MalformedStream(stream.format, str(exc), index, rule_name)) from None

@@ -149,10 +149,10 @@ class Engine:
 
     def _set(self, op: Op, subject: Any) -> None:
         doc = self._doc()
-        self.version += 1
         for path, expression in op.fields:
             value = expression.evaluate(subject)
             if value is not None:
+                self.version += 1  # a write may replace a slot list: look them up again
                 if self.pieces:  # a whole value replaces the pieces at and under its path
                     for pending in [p for p in self.pieces if p[:len(path)] == path]:
                         del self.pieces[pending]
@@ -191,7 +191,7 @@ class Engine:
         slot = self._find_or_create(op, subject, key, call_id)
         if slot.closed:
             raise Broken(f"an update for {show(slot.list_path)} key {slot.key!r} after it closed")
-        if blank(slot.id) and not blank(call_id):
+        if call_id is not None and call_id != "" and (slot.id is None or slot.id == ""):
             slot.id = call_id
         item = slot.item
         for path, expression in op.first:
@@ -216,11 +216,15 @@ class Engine:
             self.dirty.add(slot.order)
         for name, expression in op.buffer:
             value = expression.evaluate(subject)
-            if blank(value):
-                continue
-            if type(value) is not str:
+            if type(value) is str:
+                if value:
+                    buffers = slot.buffers
+                    if name in buffers:
+                        buffers[name].append(value)
+                    else:
+                        buffers[name] = [value]
+            elif value is not None:
                 raise Broken(f"a buffered piece for {name!r} is a {type(value).__name__}")
-            slot.buffer(name, value)
 
     def _find_or_create(self, op: Op, subject: Any, key: Any, call_id: Any) -> Slot:
         if op.at is not None:
