@@ -2,7 +2,8 @@
 
 For every stream conformance case of a format, the format's SDK builds its event objects
 the way it does from the wire (Stainless' ``construct_type`` for openai, anthropic and
-cohere, google-genai's ``_from_response``, pydantic validation for ollama and mistralai);
+cohere, google-genai's ``_from_response``, pydantic validation for ollama and mistralai,
+whose ``chat.stream()`` wraps each chunk in a ``CompletionEvent`` the mistral spec unwraps);
 feeding them must give what feeding the JSON events gives: the same updates, the same
 Reply (calls, server calls, text, finish) or the same error. An event the SDK cannot
 build, or whose object drops a field the JSON has, skips the case with the SDK's reason:
@@ -70,7 +71,14 @@ def _mistral(event: dict[str, Any]) -> Any:
     return CompletionChunk.model_validate(event)
 
 
-# (pip package, module to import, builder, the formats whose stream cases it builds)
+def _mistral_event(event: dict[str, Any]) -> Any:
+    from mistralai.client.models import CompletionChunk, CompletionEvent
+
+    # What chat.stream() yields: the chunk in an envelope, which the mistral spec unwraps.
+    return CompletionEvent(data=CompletionChunk.model_validate(event))
+
+
+# (pip package, builder, the formats whose stream cases it builds)
 SDKS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] = {
     "openai-chat": ("openai", _openai_chunk, ("openai", "mistral")),
     "openai-responses": ("openai", _openai_responses, ("responses",)),
@@ -79,10 +87,12 @@ SDKS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] = 
     "cohere": ("cohere", _cohere, ("cohere",)),
     "ollama": ("ollama", _ollama, ("ollama",)),
     "mistralai": ("mistralai", _mistral, ("openai", "mistral")),
+    "mistralai-events": ("mistralai", _mistral_event, ("openai", "mistral")),
 }
+READ_AS = {"mistralai-events": "mistral"}  # the envelope is the mistral spec's (stream.unwrap)
 
 CASES = [
-    (f"{sdk}:{name}", sdk, case.data["format"], test)
+    (f"{sdk}:{name}", sdk, READ_AS.get(sdk, case.data["format"]), test)
     for sdk, (_, _, formats) in SDKS.items()
     for name, case, test in STREAM_TESTS
     if case.data["format"] in formats
@@ -158,12 +168,17 @@ def test_sdk_event_objects_accumulate_as_their_json(
             f"event {index}: {change}"
             for index, (event, obj) in enumerate(zip(events, objects, strict=True))
             if isinstance(event, dict)
-            for change in _changes(event, to_wire_json(obj, None, fmt))
+            for change in _changes(event, _unwrapped(to_wire_json(obj, None, fmt)))
         ]
         if changes:
             pytest.skip(f"the {SDKS[sdk][0]} SDK's model changes the events: "
                         + "; ".join(changes[:4]))
         assert got == expected, "the objects and their JSON accumulate differently"
+
+
+def _unwrapped(dumped: dict[str, Any]) -> Any:
+    """A mistralai CompletionEvent's chunk (compared with the event it was built from)."""
+    return dumped["data"] if set(dumped) == {"data"} else dumped
 
 
 def _changes(event: Any, dumped: Any, where: str = "") -> list[str]:

@@ -62,6 +62,11 @@ def stream_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     sniff = stream.get("sniff")
     if isinstance(sniff, dict) and isinstance(sniff.get("when"), str):
         yield "/stream/sniff/when", sniff["when"]
+    unwrap = stream.get("unwrap")
+    if isinstance(unwrap, dict):
+        for key in ("when", "value"):
+            if isinstance(unwrap.get(key), str):
+                yield f"/stream/unwrap/{key}", unwrap[key]
     error = stream.get("error")
     if isinstance(error, dict):
         for key in ("when", "code", "message"):

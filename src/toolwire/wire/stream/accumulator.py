@@ -159,6 +159,8 @@ class Accumulator:
             self._sniff(data)
         stream = self._stream
         assert stream is not None
+        if stream.unwrap is not None:
+            data = self._unwrapped(stream.unwrap, data, index)
         if stream.detect:
             assert self._spec is not None
             data = normalised_event(self._spec, data, index)
@@ -217,6 +219,23 @@ class Accumulator:
         except ValueError as exc:
             reason = f"an expression of the stream rules failed: {exc}"
             raise self._fail(MalformedStream(stream.format, reason, index, rule_name)) from None
+
+    def _unwrapped(self, unwrap: tuple[Expression, Expression], data: dict[str, Any],
+                   index: int) -> dict[str, Any]:
+        """The event inside an SDK's envelope, where the spec's ``unwrap.when`` holds."""
+        when, value = unwrap
+        try:
+            if when.evaluate(data) is not True:
+                return data
+            inner = value.evaluate(data)
+        except ValueError as exc:
+            raise self._fail(MalformedStream(self.format, f"stream.unwrap failed: {exc}",
+                                             index)) from None
+        if type(inner) is not dict:
+            kind = "null" if inner is None else type(inner).__name__
+            raise self._fail(MalformedStream(self.format, "the event inside the envelope"
+                                             f" (stream.unwrap) is {kind}, not an object", index))
+        return inner
 
     def feed_bytes(self, chunk: bytes | str) -> tuple[StreamUpdate, ...]:
         """Take raw stream bytes, split anywhere: SSE or NDJSON, told apart by the first byte."""

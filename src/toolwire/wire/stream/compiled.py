@@ -153,6 +153,10 @@ class CompiledStream:
         # Events written with an SDK's own keys are renamed as read() renames a reply (§5).
         self.detect = spec.normalize is not None and spec.normalize.detect is not None
         self.event_type = _expr(data, "event_type")
+        unwrap = data.get("unwrap")
+        self.unwrap: tuple[Expression, Expression] | None = (
+            (compile_expression(unwrap["when"]), compile_expression(unwrap["value"]))
+            if isinstance(unwrap, Mapping) else None)
         self.complete = _expr(data, "complete")
         error = Guard(data["error"]) if "error" in data else None
         # An entry with neither events nor when matches nothing (specs/README.md §9.5).
