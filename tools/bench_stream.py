@@ -42,12 +42,15 @@ TARGET_FLAT = 1.3
 TARGET_SPLIT = 3.0
 
 
+def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    """One Chat Completions chunk of choice 0, as the API streams it."""
+    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+            "model": "gpt-4.1", "choices": [{"index": 0, "delta": delta,
+                                              "logprobs": None, "finish_reason": finish}]}
+
+
 def chat_chunks(n: int, calls: int = 4) -> list[dict[str, Any]]:
     """``n`` chunks: the calls open in turn, then argument pieces round-robin, then the finish."""
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
-                "model": "gpt-4.1", "choices": [{"index": 0, "delta": delta,
-                                                  "logprobs": None, "finish_reason": finish}]}
     out = [chunk({"role": "assistant", "content": None})]
     for i in range(calls):
         out.append(chunk({"tool_calls": [{"index": i, "id": f"call_{i}", "type": "function",
@@ -65,10 +68,6 @@ def chat_chunks(n: int, calls: int = 4) -> list[dict[str, Any]]:
 
 def chat_text_chunks(n: int) -> list[dict[str, Any]]:
     """``n`` chunks of a text answer: the role, ``delta.content`` pieces, the finish."""
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
-                "model": "gpt-4.1", "choices": [{"index": 0, "delta": delta,
-                                                  "logprobs": None, "finish_reason": finish}]}
     pieces = [chunk({"content": "ab "}) for _ in range(max(n - 2, 0))]
     return [chunk({"role": "assistant", "content": ""}), *pieces, chunk({}, "stop")]
 
