@@ -7,28 +7,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stream_chunks import chat_calls, chat_chunk
 
 import toolwire
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {"object": "chat.completion.chunk", "id": "c1", "model": "m",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+CHUNKS = chat_calls(("call_a", "f", '{"a": 1}'))
 
 
-CHUNKS = [
-    _chunk({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
-                            "function": {"name": "f", "arguments": '{"a": 1}'}}]}),
-    _chunk({}, "tool_calls"),
-]
-
-
-def test_the_readme_streaming_example_runs() -> None:
+def _streaming_examples() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("## Streaming", 1)[1].split("```python", 1)[1].split("```", 1)[0]
-    exec(compile(block, "README.md#streaming", "exec"), {})
+    section = text.split("## Streaming", 1)[1].split("\n## ", 1)[0]
+    return [part.split("```", 1)[0] for part in section.split("```python")[1:]]
+
+
+def test_the_readme_streaming_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = _streaming_examples()
+    assert len(blocks) == 2
+    exec(compile(blocks[0], "README.md#streaming", "exec"), {})
+    pytest.importorskip("openai", reason="the SDK-objects example needs openai (a test extra)")
+    capsys.readouterr()
+    exec(compile(blocks[1], "README.md#streaming-sdk-objects", "exec"), {})
+    assert capsys.readouterr().out.splitlines() == [
+        "Checking the weather.", "get_wether True ('rejected',)"]
 
 
 def test_read_stream_equals_read_of_the_full_response() -> None:
@@ -166,6 +168,6 @@ def test_a_dialect_overrides_a_base_stream_rule_by_name(tmp_path: Path) -> None:
                                           registry.spec("openai").data["stream"]["rules"]]
     acc = toolwire.Accumulator("shouty", registry=registry)
     acc.feed(CHUNKS[0])
-    acc.feed(_chunk({"done_word": "tool_calls"}))
+    acc.feed(chat_chunk({"done_word": "tool_calls"}))
     assert acc.complete
     assert "sniff" not in registry.spec("shouty").data["stream"]

@@ -11,25 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stream_chunks import chat_calls, sse
 
 from toolwire.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {"object": "chat.completion.chunk", "id": "c1", "model": "m",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-
-
-CHUNKS = [
-    _chunk({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
-                            "function": {"name": "f", "arguments": '{"a": 1}'}}]}),
-    _chunk({"tool_calls": [{"index": 1, "id": "call_b", "type": "function",
-                            "function": {"name": "g", "arguments": "{}"}}]}),
-    _chunk({}, "tool_calls"),
-]
-SSE = "".join(f"data: {json.dumps(c)}\n\n" for c in CHUNKS) + "data: [DONE]\n\n"
+CHUNKS = chat_calls(("call_a", "f", '{"a": 1}'), ("call_b", "g", "{}"))
+SSE = sse(CHUNKS)
 
 
 def test_extract_stream_prints_the_reply_of_an_sse_file(tmp_path: Path) -> None:
@@ -102,3 +91,52 @@ def test_a_misspelt_format_name_with_stream_is_a_usage_error(
     assert main(["extract", "--stream", "--format", "OpenAI", "-"], out=io.StringIO()) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "openai" in err[0]
+
+
+REQUEST = {"model": "m", "tools": [{"type": "function", "function": {"name": "f", "parameters": {
+    "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}}}]}
+
+
+def _files(tmp_path: Path, request: Any = REQUEST) -> tuple[str, str]:
+    stream, tools = tmp_path / "stream.sse", tmp_path / "request.json"
+    stream.write_text(SSE, encoding="utf-8")
+    tools.write_text(json.dumps(request), encoding="utf-8")
+    return str(stream), str(tools)
+
+
+def test_stream_with_tools_checks_the_reply_calls(tmp_path: Path) -> None:
+    stream, tools = _files(tmp_path)
+    out = io.StringIO()
+    assert main(["extract", "--stream", "--tools", tools, stream], out=out) == 0
+    calls = json.loads(out.getvalue())["calls"]
+    assert [(c["id"], c.get("arguments_invalid", False), c.get("unknown_tool", False),
+             c["fate"]) for c in calls] == [("call_a", True, False, "rejected"),
+                                            ("call_b", False, True, "rejected")]
+    assert calls[0]["arguments_errors"][0]["pointer"] == "/a"
+
+
+def test_follow_with_tools_prints_each_call_with_its_flags(tmp_path: Path) -> None:
+    stream, tools = _files(tmp_path, {"tools": [*REQUEST["tools"], {"type": "function",
+                                      "function": {"name": "g", "parameters": {}}}]})
+    out = io.StringIO()
+    assert main(["extract", "--follow", "--format", "openai", "--tools", tools, stream],
+                out=out) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [u["kind"] for u in lines] == ["call", "call", "finished"]
+    first, second = lines[0]["call"], lines[1]["call"]
+    assert (first["arguments_invalid"], first["fate"]) == (True, "rejected")
+    assert first["arguments_errors"][0]["keyword"] == "type"
+    assert "unknown_tool" not in second and second["fate"] == "runnable"
+
+
+@pytest.mark.parametrize("given", [["--format", "openai"], []], ids=["format", "sniffed"])
+def test_stream_with_a_bad_tool_list_is_one_line_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: list[str],
+) -> None:
+    stream, tools = _files(tmp_path, {"tools": [{"type": "function", "function": {
+        "name": "f", "parameters": {"type": "object", "properties": {"a": {"type": 7}}}}}]})
+    assert main(["extract", "--stream", *given, "--tools", tools, stream],
+                out=io.StringIO()) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: input: invalid_tools: ")
+    assert f"--tools {tools}" in err[0]

@@ -19,7 +19,7 @@ def _compare_reply(reply: toolwire.Reply, expect: dict[str, Any]) -> None:
         got = [{k: v for k, v in s.to_dict().items() if k in ("type", "id", "name", "status")}
                for s in reply.server_calls]
         assert got == expect["server_calls"]
-    for key in ("truncated", "finish_reason"):
+    for key in ("truncated", "finish_reason", "text"):
         if key in expect:
             assert getattr(reply, key) == expect[key]
     if "unknown_types" in expect:
@@ -31,8 +31,7 @@ def _without_provenance(data: dict[str, Any]) -> dict[str, Any]:
     as they arrived (JSON text), where the full body may hold an object (specs/README.md §9.7)."""
     calls = [{k: v for k, v in c.items() if k != "raw_arguments"} for c in data["calls"]]
     servers = [_input_decoded(s) for s in data["server_calls"]]
-    # Reply.text is not accumulated from streams yet (specs/README.md §9.7): left out.
-    return {**data, "calls": calls, "server_calls": servers, "text": None}
+    return {**data, "calls": calls, "server_calls": servers}
 
 
 def _input_decoded(server_call: dict[str, Any]) -> dict[str, Any]:

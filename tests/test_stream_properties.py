@@ -4,6 +4,8 @@
   differs from the full stream's call, and every call of the cut stream's partial reply is
   either flagged ``incomplete`` or equal to the full stream's call in that place. This is
   "never silently repaired" made executable.
+* Text grows: at every cut point the partial reply's text is a prefix of the full
+  stream's (pieces are appended in order, never reordered or lost).
 * Byte splits: raw SSE / NDJSON text cut at every byte offset (and fed one byte at a time)
   gives the same outcome as the whole text.
 """
@@ -53,6 +55,28 @@ def test_no_cut_point_hands_out_or_shows_a_repaired_call(
         if not acc.complete:
             assert all(f != "runnable" for c, f in zip(partial.calls, partial.fates(),
                                                         strict=True) if c.incomplete)
+
+
+@pytest.mark.parametrize(("name", "case", "test"), EVENT_TESTS, ids=[t[0] for t in EVENT_TESTS])
+def test_the_text_at_every_cut_point_is_a_prefix_of_the_full_text(
+    name: str, case: Any, test: dict[str, Any]
+) -> None:
+    fmt = case.data["format"]
+    acc, _, error = run(fmt, test)
+    try:
+        full = acc.reply(allow_incomplete=True).text or ""
+    except toolwire.ToolwireError:
+        pytest.skip("the whole stream has no reply (it is refused): no text to grow into")
+    events = events_of(test)
+    for cut in range(len(events)):
+        acc, _, error = run(fmt, test, events=events[:cut])
+        if error is not None:
+            continue
+        try:
+            text = acc.reply(allow_incomplete=True).text or ""
+        except toolwire.ToolwireError:
+            continue
+        assert full.startswith(text), (cut, text, full)
 
 
 def _outcome(fmt: str | None, test: dict[str, Any], chunks: list[bytes]) -> Any:

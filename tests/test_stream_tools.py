@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from stream_chunks import chat_calls
 
 import toolwire
 
@@ -10,20 +10,8 @@ REQUEST = {"tools": [{"type": "function", "function": {"name": "get_weather", "p
     "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]}
 
 
-def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {"object": "chat.completion.chunk", "id": "c1", "model": "m",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-
-
-CHUNKS = [
-    _chunk({"tool_calls": [{"index": 0, "id": "a", "type": "function",
-                            "function": {"name": "get_weather", "arguments": '{"city": "P"}'}}]}),
-    _chunk({"tool_calls": [{"index": 1, "id": "b", "type": "function",
-                            "function": {"name": "get_wether", "arguments": "{}"}}]}),
-    _chunk({"tool_calls": [{"index": 2, "id": "c", "type": "function",
-                            "function": {"name": "get_weather", "arguments": "{}"}}]}),
-    _chunk({}, "tool_calls"),
-]
+CHUNKS = chat_calls(("a", "get_weather", '{"city": "P"}'), ("b", "get_wether", "{}"),
+                    ("c", "get_weather", "{}"))
 
 
 def test_ready_calls_and_the_reply_carry_the_tools_verdict() -> None:

@@ -356,6 +356,15 @@ def bench_text(quick: bool, verdicts: Verdicts) -> None:
     print_table(["format", "input", *(f"{mb} MB" for mb in all_sizes), "slowest/fastest"], lines)
 
 
+def bench_stream(quick: bool, verdicts: Verdicts) -> None:
+    """The stream rows (``tools/bench_stream.py``): Accumulator beside the SDKs' own."""
+    module = importlib.import_module("bench_stream")
+    print("\nStreams (tools/bench_stream.py):")
+    for target, figure, ok in module.report(module.run(quick)):
+        verdicts.add(f"stream: {target}", "openai" if "anthropic" not in target
+                     else "anthropic", figure, ok)
+
+
 MAX_SDK_OBJECT_OVER_BODY = 1.5
 
 # format: (package, how the SDK builds its response object from the body)
@@ -477,6 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-sdk-objects", action="store_true",
                         help="skip reading SDK response objects against their bodies")
     parser.add_argument("--no-batch", action="store_true", help="skip tools/bench_batch.py")
+    parser.add_argument("--no-stream", action="store_true", help="skip tools/bench_stream.py")
     parser.add_argument("--no-tools", action="store_true",
                         help="skip checking calls against the offered tools")
     args = parser.parse_args(argv)
@@ -498,6 +508,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_sdk_objects(settings, verdicts)
     if not args.no_tools:
         bench_tools(settings, verdicts)
+    if not args.no_stream:
+        bench_stream(args.quick, verdicts)
     if not args.no_cli:
         bench_cli(settings, verdicts)
     if not args.no_text:

@@ -36,7 +36,7 @@ COLUMNS: Final = (
 
 _LISTS: Final = ("calls", "server_side", "ignore", "refuse")
 _INHERITED: Final = ("items", "truncated", "finish_reason", "unknown_items")
-_STREAM_OPS: Final = ("init", "set", "open", "update", "close", "extend", "end")
+_STREAM_OPS: Final = ("init", "set", "append", "open", "update", "close", "extend", "end")
 
 GENERATE_COMMAND: Final = "toolwire specs table --bundled > docs/formats.md"
 

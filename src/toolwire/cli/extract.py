@@ -100,9 +100,6 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
     if getattr(args, "stream", False) or getattr(args, "follow", False):
         from . import stream
 
-        if getattr(args, "tools", None) is not None:
-            raise UsageError("--tools does not go with --stream yet (check reply.calls in Python)")
-
         return stream.run(args, registry, out)
     if args.text is not None:
         return _run_text(args, registry, out)

@@ -3,7 +3,10 @@
 The input is raw SSE text or JSON lines (one event per line), from a file or standard
 input, read in chunks as it arrives, so ``curl -N … | toolwire extract --stream --follow``
 prints each call the moment the format proves it complete. Without ``--follow`` the Reply
-is printed once the stream ends, exactly as ``extract`` prints a full response's.
+is printed once the stream ends, exactly as ``extract`` prints a full response's. With
+``--tools REQUEST`` every call is checked against the request's tools as it becomes ready:
+a ``--follow`` line then carries the call's flags (``unknown_tool``, ``arguments_invalid``
+with ``arguments_errors``) and its fate (``rejected``), and the Reply's calls are checked too.
 """
 
 from __future__ import annotations
@@ -61,7 +64,8 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
         raise UsageError("--param goes with --text or --text-in-content")
     fmt = args.format if args.format is None else wire_format(registry, args.format)
     strict = True if args.strict else (False if args.lenient else None)
-    acc = Accumulator(fmt, strict=strict, registry=registry)
+    tools = _tools(args, registry, fmt)
+    acc = Accumulator(fmt, strict=strict, registry=registry, tools=tools)
     follow = bool(args.follow)
     try:
         handle: BinaryIO
@@ -88,11 +92,36 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
                 handle.close()
         reply = acc.reply()
     except ToolwireError as exc:
-        print(f"toolwire: {exc.code}: {exc}", file=sys.stderr)
+        # A bad tool list met at a sniffed stream's first event: the input error it is
+        # when the format is given (and for extract --tools without --stream).
+        where = f"input: {exc.code}: --tools {args.tools}" if exc.code == "invalid_tools" else (
+            exc.code)
+        print(f"toolwire: {where}: {exc}", file=sys.stderr)
         return 1
     if not follow:
         out.write(json.dumps(reply.to_dict(), indent=2, ensure_ascii=False) + "\n")
     return 0
+
+
+def _tools(args: argparse.Namespace, registry: Registry, fmt: str | None) -> Any:
+    """The ``--tools`` request, compiled now when the format is given (a bad tool list is
+    an input error before any byte is read); a sniffed stream compiles it on its first
+    event."""
+    from .tools import from_args
+
+    option = from_args(args, registry)
+    if option is None:
+        return None
+    if fmt is None:
+        return option.request
+    from ..errors import ToolwireError
+    from ..tools import Tools
+    from .common import InputError
+
+    try:
+        return Tools(fmt, option.request, registry=registry)
+    except ToolwireError as exc:
+        raise InputError(f"{exc.code}: --tools {args.tools}: {exc}") from None
 
 
 def _lines(updates: Any, out: TextIO) -> None:

@@ -42,6 +42,11 @@ class ToolsOption:
         self._registry = registry
         self._compiled: dict[str, Tools] = {}
 
+    @property
+    def request(self) -> Any:
+        """The request (or tool list) as read from the file."""
+        return self._request
+
     def check(self, reply: Reply) -> Reply:
         """``reply`` with its calls checked against the request's tools."""
         from ..errors import ToolwireError

@@ -3,14 +3,15 @@
 The meta-schema checks the part's shape; this module holds what it cannot state
 (``specs/README.md`` §2 lists the codes):
 
-* ``stream-op``: a rule needs exactly one operation (init, set, open, update, close,
-  extend, end); an ``update`` needs exactly one of ``list`` and ``at``.
+* ``stream-op``: a rule needs exactly one operation (init, set, append, open, update,
+  close, extend, end); an ``update`` needs exactly one of ``list`` and ``at``.
 * ``stream-rule-name``: two rules of one stream part share a name (the name is what a
   dialect overrides a rule by, so it must be unique).
 * ``stream-events``: a rule or the error/refuse entries use ``events`` without ``event_type``.
 * ``stream-slot-list``: a slot list (``list``, ``at``, ``extend.list``, ``init.slots``,
   ``end.keep``) is not one of the spec's item sources, character for character, so a
-  closed slot could not be classified the way ``read()`` classifies it.
+  closed slot could not be classified the way ``read()`` classifies it — unless the part
+  names it in ``part_lists`` (lists of parts, such as text, that are never classified).
 
 It also lists the part's expressions (compiled at load like every other) and merges a
 dialect's stream part onto its base's (:func:`merge_stream`).
@@ -26,8 +27,8 @@ from .strict_yaml import Document
 
 __all__ = ["OPERATIONS", "merge_stream", "stream_expressions", "stream_problems"]
 
-OPERATIONS: Final = ("init", "set", "open", "update", "close", "extend", "end")
-"""The seven operations a rule may carry (exactly one)."""
+OPERATIONS: Final = ("init", "set", "append", "open", "update", "close", "extend", "end")
+"""The eight operations a rule may carry (exactly one)."""
 
 _OP_EXPRESSIONS: Final = {
     "init": ("value", "identity"),
@@ -61,6 +62,11 @@ def stream_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     sniff = stream.get("sniff")
     if isinstance(sniff, dict) and isinstance(sniff.get("when"), str):
         yield "/stream/sniff/when", sniff["when"]
+    unwrap = stream.get("unwrap")
+    if isinstance(unwrap, dict):
+        for key in ("when", "value"):
+            if isinstance(unwrap.get(key), str):
+                yield f"/stream/unwrap/{key}", unwrap[key]
     error = stream.get("error")
     if isinstance(error, dict):
         for key in ("when", "code", "message"):
@@ -78,8 +84,8 @@ def stream_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             body = rule.get(op)
             if not isinstance(body, dict):
                 continue
-            if op == "set":
-                yield from _field_expressions(f"{base}/set", body)
+            if op in ("set", "append"):
+                yield from _field_expressions(f"{base}/{op}", body)
                 continue
             for key in _OP_EXPRESSIONS.get(op, ()):
                 if isinstance(body.get(key), str):
@@ -123,6 +129,8 @@ def stream_problems(doc: Document) -> Iterator[SpecProblem]:
     selects = {
         s["select"] for s in data.get("items") or () if isinstance(s, dict) and "select" in s
     } if isinstance(data.get("items"), list) else None
+    if selects is not None and isinstance(stream.get("part_lists"), list):
+        selects |= {p for p in stream["part_lists"] if isinstance(p, str)}
     if "extends" not in data:  # a dialect's part may be partial; its merged spec is checked
         for key in _REQUIRED:
             if key not in stream:

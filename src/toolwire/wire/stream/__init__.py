@@ -2,7 +2,7 @@
 
 Imported on first use only (``toolwire.Accumulator`` resolves through the package's
 module ``__getattr__``): reading a full response never pays for it. Modules:
-:mod:`.accumulator` (the public face), :mod:`.engine` (the seven operations),
+:mod:`.accumulator` (the public face), :mod:`.engine` (the eight operations),
 :mod:`.slots` (slot matching), :mod:`.compiled` (the ``stream:`` part, compiled),
 :mod:`.updates` (what ``feed`` hands out), :mod:`.framing` (SSE / NDJSON),
 :mod:`.events` (the one entry of every event), :mod:`.docpath`, :mod:`.errors`.

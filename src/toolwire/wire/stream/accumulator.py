@@ -22,7 +22,7 @@ from .compiled import CompiledStream, Rule, compiled_stream, plan_for
 from .docpath import PathError, get
 from .engine import Broken, Engine
 from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
-from .events import event_json
+from .events import event_json, normalised_event
 from .framing import Framer, framer_for
 from .slots import Slot
 from .updates import StreamUpdate, classify
@@ -159,6 +159,11 @@ class Accumulator:
             self._sniff(data)
         stream = self._stream
         assert stream is not None
+        if stream.unwrap is not None:
+            data = self._unwrapped(stream.unwrap, data, index)
+        if stream.detect:
+            assert self._spec is not None
+            data = normalised_event(self._spec, data, index)
         engine = self._engine
         rule_name: str | None = None
         try:
@@ -173,8 +178,10 @@ class Accumulator:
             for guard in stream.refuse:
                 if guard.matches(data, event_type):
                     raise self._fail(UnsupportedStream(stream.format, guard.reason, index))
-            engine.opened.clear()
-            engine.closed.clear()
+            if engine.opened:
+                engine.opened.clear()
+            if engine.closed:
+                engine.closed.clear()
             plan = self._plans.get(event_type if type(event_type) is str else None)
             if plan is None:
                 plan = self._plan(stream, event_type)
@@ -202,6 +209,8 @@ class Accumulator:
                 or (stream.complete is not None and engine.document is not None
                     and stream.complete.evaluate(engine.document) is True)
             )
+            if not (completing or engine.closed or engine.opened):
+                return ()  # most events: a delta that makes nothing ready
             return self._release(stream, completing)
         except (Broken, PathError) as exc:
             raise self._fail(MalformedStream(stream.format, str(exc), index, rule_name)) from None
@@ -210,6 +219,23 @@ class Accumulator:
         except ValueError as exc:
             reason = f"an expression of the stream rules failed: {exc}"
             raise self._fail(MalformedStream(stream.format, reason, index, rule_name)) from None
+
+    def _unwrapped(self, unwrap: tuple[Expression, Expression], data: dict[str, Any],
+                   index: int) -> dict[str, Any]:
+        """The event inside an SDK's envelope, where the spec's ``unwrap.when`` holds."""
+        when, value = unwrap
+        try:
+            if when.evaluate(data) is not True:
+                return data
+            inner = value.evaluate(data)
+        except ValueError as exc:
+            raise self._fail(MalformedStream(self.format, f"stream.unwrap failed: {exc}",
+                                             index)) from None
+        if type(inner) is not dict:
+            kind = "null" if inner is None else type(inner).__name__
+            raise self._fail(MalformedStream(self.format, "the event inside the envelope"
+                                             f" (stream.unwrap) is {kind}, not an object", index))
+        return inner
 
     def feed_bytes(self, chunk: bytes | str) -> tuple[StreamUpdate, ...]:
         """Take raw stream bytes, split anywhere: SSE or NDJSON, told apart by the first byte."""

@@ -76,7 +76,7 @@ class Op(Record):
 
     def __init__(self, kind: str, body: Mapping[str, Any]) -> None:
         setfield(self, "kind", kind)
-        if kind == "set":
+        if kind in ("set", "append"):
             setfield(self, "fields", tuple((parse(p), compile_expression(s))
                                            for p, s in body.items() if not p.startswith("x-")))
             body = {}
@@ -91,6 +91,9 @@ class Op(Record):
         for key in ("first", "append", "set", "finalize"):
             setfield(self, key, _fields(body, key))
         setfield(self, "buffer", _buffers(body))
+
+
+_KINDS: Final = ("init", "set", "append", "open", "update", "close", "extend", "end")
 
 
 class Rule(Record):
@@ -108,8 +111,7 @@ class Rule(Record):
         setfield(self, "on", frozenset(data["events"]) if "events" in data else None)
         setfield(self, "when", _expr(data, "when"))
         setfield(self, "each", _expr(data, "each"))
-        kind = next(k for k in ("init", "set", "open", "update", "close", "extend", "end")
-                    if k in data)
+        kind = next(k for k in _KINDS if k in data)
         setfield(self, "op", Op(kind, data[kind] or {}))
 
 
@@ -148,7 +150,13 @@ class CompiledStream:
         self.framing: str = data["framing"]
         self.sentinel: str | None = data.get("sentinel")
         self.ready: str = data["ready"]
+        # Events written with an SDK's own keys are renamed as read() renames a reply (§5).
+        self.detect = spec.normalize is not None and spec.normalize.detect is not None
         self.event_type = _expr(data, "event_type")
+        unwrap = data.get("unwrap")
+        self.unwrap: tuple[Expression, Expression] | None = (
+            (compile_expression(unwrap["when"]), compile_expression(unwrap["value"]))
+            if isinstance(unwrap, Mapping) else None)
         self.complete = _expr(data, "complete")
         error = Guard(data["error"]) if "error" in data else None
         # An entry with neither events nor when matches nothing (specs/README.md §9.5).

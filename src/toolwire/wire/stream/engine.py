@@ -1,4 +1,4 @@
-"""The seven operations, run on the document and its slots (specs/README.md §9.3).
+"""The eight operations, run on the document and its slots (specs/README.md §9.3).
 
 :class:`Engine` holds the rebuilt document and the slot table and applies one rule to
 one fragment at a time. It knows nothing of readiness or replies (:mod:`.accumulator`):
@@ -39,6 +39,9 @@ class Engine:
         self.lists: dict[Path, SlotList] = {}
         self.slots: list[Slot] = []  # creation order
         self.dirty: set[int] = set()  # orders of slots with unjoined pieces
+        # Document-level `append` pieces by path (joined at flush, as a slot's are).
+        self.pieces: dict[Path, list[str]] = {}
+        self.pieces_dirty = False
         self.version = 0  # bumped whenever a write may have replaced a slot list
         self.complete = False
         self.ended = False  # an `end` op ran
@@ -46,8 +49,9 @@ class Engine:
         self.opened: list[Slot] = []  # slots created by the current event
         self.closed: list[Slot] = []  # slots closed by the current event
         self.ops = {
-            "init": self._init, "set": self._set, "open": self._open, "update": self._update,
-            "close": self._close, "extend": self._extend, "end": self._end,
+            "init": self._init, "set": self._set, "append": self._append, "open": self._open,
+            "update": self._update, "close": self._close, "extend": self._extend,
+            "end": self._end,
         }
 
     # -- helpers ---------------------------------------------------------------------
@@ -90,6 +94,12 @@ class Engine:
         for order in self.dirty:
             self.slots[order].flush()
         self.dirty.clear()
+        if self.pieces_dirty and self.document is not None:
+            for path, pieces in self.pieces.items():
+                if len(pieces) != 1:
+                    pieces[:] = ["".join(pieces)]
+                put(self.document, path, pieces[0])
+            self.pieces_dirty = False
 
     def close(self, slot: Slot, finalize: tuple[tuple[Path, Expression], ...] = ()) -> None:
         if slot.order in self.dirty:
@@ -139,11 +149,31 @@ class Engine:
 
     def _set(self, op: Op, subject: Any) -> None:
         doc = self._doc()
-        self.version += 1
         for path, expression in op.fields:
             value = expression.evaluate(subject)
             if value is not None:
+                self.version += 1  # a write may replace a slot list: look them up again
+                if self.pieces:  # a whole value replaces the pieces at and under its path
+                    for pending in [p for p in self.pieces if p[:len(path)] == path]:
+                        del self.pieces[pending]
                 put(doc, path, copy_json(value))
+
+    def _append(self, op: Op, subject: Any) -> None:
+        doc = self._doc()
+        for path, expression in op.fields:
+            value = expression.evaluate(subject)
+            if blank(value):
+                continue
+            if type(value) is not str:
+                raise Broken(f"an appended piece for {show(path)} is a {type(value).__name__}")
+            pieces = self.pieces.get(path)
+            if pieces is None:
+                current = get(doc, path)
+                if current is not None and type(current) is not str:
+                    raise Broken(f"{show(path)} holds a {type(current).__name__}; cannot append")
+                pieces = self.pieces[path] = [current] if current else []
+            pieces.append(value)
+            self.pieces_dirty = True
 
     def _open(self, op: Op, subject: Any) -> None:
         assert op.list is not None and op.key is not None and op.value is not None
@@ -161,7 +191,7 @@ class Engine:
         slot = self._find_or_create(op, subject, key, call_id)
         if slot.closed:
             raise Broken(f"an update for {show(slot.list_path)} key {slot.key!r} after it closed")
-        if blank(slot.id) and not blank(call_id):
+        if call_id is not None and call_id != "" and (slot.id is None or slot.id == ""):
             slot.id = call_id
         item = slot.item
         for path, expression in op.first:
@@ -186,11 +216,15 @@ class Engine:
             self.dirty.add(slot.order)
         for name, expression in op.buffer:
             value = expression.evaluate(subject)
-            if blank(value):
-                continue
-            if type(value) is not str:
+            if type(value) is str:
+                if value:
+                    buffers = slot.buffers
+                    if name in buffers:
+                        buffers[name].append(value)
+                    else:
+                        buffers[name] = [value]
+            elif value is not None:
                 raise Broken(f"a buffered piece for {name!r} is a {type(value).__name__}")
-            slot.buffer(name, value)
 
     def _find_or_create(self, op: Op, subject: Any, key: Any, call_id: Any) -> Slot:
         if op.at is not None:
@@ -259,6 +293,8 @@ class Engine:
         self._doc()
         if op.value is not None:
             new = _object(op.value.evaluate(subject), "the terminal response")
+            self.pieces.clear()  # the terminal response is authoritative
+            self.pieces_dirty = False
             if op.keep is not None:
                 self._keep(op.keep, new)
             self.document = new

@@ -88,7 +88,7 @@ class SlotList:
 
     def match(self, key: Any, call_id: Any) -> Slot | None:
         """The slot a fragment belongs to, or None for a new one (the rule above)."""
-        if not blank(call_id):
+        if call_id is not None and call_id != "":
             for slot in self.slots:
                 if slot.id == call_id:
                     return slot

@@ -55,7 +55,10 @@ class StreamUpdate(Record):
         """JSON-ready data (the CLI's ``--follow`` lines)."""
         data: dict[str, Any] = {"kind": self.kind}
         if self.call is not None:
-            data["call"] = self.call.to_dict()
+            # The fate is known at hand-out: a call handed out early is never dropped later.
+            from ...reply import call_fate
+
+            data["call"] = {**self.call.to_dict(), "fate": call_fate(self.call, False, False)}
         if self.server_call is not None:
             data["server_call"] = self.server_call.to_dict()
         if self.item_type is not None:
