@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolwire import Registry
-from toolwire.spec.sniff_overlap import Response, case_responses, holding
-from toolwire.spec.wirespec import WireSpec
+from toolwire.spec.sniff_overlap import Response, case_responses, holding, sniffs_as
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "specs" / "conformance"
@@ -57,18 +56,6 @@ class Report:
 def responses(suite: Path = SUITE) -> Iterator[Response]:
     """Every response of the wire conformance cases under ``suite``."""
     return case_responses(sorted(suite.glob("*/*.json")), suite)
-
-
-def sniffs_as(registry: Registry, fmt: str) -> str | None:
-    """The format a reply of ``fmt`` sniffs as: its own, or its base chain's, or none."""
-    specs = registry.specs()
-    spec: WireSpec | None = specs.get(fmt)
-    seen: set[str] = set()
-    while spec is not None and spec.sniff is None and spec.format not in seen:
-        seen.add(spec.format)
-        base = spec.data.get("extends")
-        spec = specs.get(base) if isinstance(base, str) else None
-    return spec.format if spec is not None and spec.sniff is not None else None
 
 
 def check(registry: Registry, suite: Path = SUITE) -> Report:

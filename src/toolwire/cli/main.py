@@ -97,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     export = spec_commands.add_parser(
         "export", help="write every spec, merged, as one JSON file with the meta-schemas")
     export.add_argument("dir", metavar="DIR", help="the folder to write specs.json and schema/ to")
+    from .specs_test import add_parser as add_specs_test
+
+    add_specs_test(spec_commands)
     from .batch import add_parser as add_batch_parser
 
     add_batch_parser(commands)
@@ -173,6 +176,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         from .specs_check import run_check
 
         return run_check(args, out)
+    if args.command == "specs" and args.specs_command == "test":
+        from .specs_test import run_test
+
+        return run_test(args, out)
     if args.command == "batch":
         from .batch import run as run_batch
 

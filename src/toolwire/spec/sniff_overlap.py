@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
     from ..registry import Registry
 
-__all__ = ["SPECIAL", "Overlap", "Response", "case_responses", "holding", "overlaps"]
+__all__ = [
+    "SPECIAL", "Overlap", "Response", "case_responses", "holding", "overlaps", "sniffs_as",
+]
 
 SPECIAL = frozenset({"expression", "interpreter", "spec-validation", "text", "tools"})
 """Folders of the suite whose cases are not replies of their folder's format."""
@@ -44,24 +46,45 @@ class Response:
 
 @dataclass(frozen=True)
 class Overlap:
-    """Two formats whose predicates both hold on ``where``; ``winner`` is what sniffs."""
+    """Two formats whose predicates both hold on ``where``, a reply of ``expected``;
+    ``winner`` is what it sniffs as."""
 
     first: str
     second: str
     where: str
     winner: str | None
+    expected: str | None
     tie: bool
 
+    @property
+    def wrong(self) -> bool:
+        """A tie (the name decides), or a priority handing the reply to another format."""
+        return self.tie or self.winner != self.expected
+
     def message(self) -> str:
-        how = ("with the same priority, so the format name decides" if self.tie
-               else "and only the priority decides")
-        return (f"the sniff predicates of {self.first} and {self.second} both hold on"
-                f" {self.where} {how}: it sniffs as {self.winner}")
+        both = f"the sniff predicates of {self.first} and {self.second} both hold on {self.where}"
+        if self.tie:
+            return f"{both} with the same priority, so the format name decides: it sniffs as" \
+                   f" {self.winner}"
+        return f"{both}, a reply of {self.expected}, and the priority gives it to {self.winner}"
+
+
+def sniffs_as(registry: Registry, fmt: str) -> str | None:
+    """The format a reply of ``fmt`` sniffs as: its own, or its base chain's, or none."""
+    specs = registry.specs()
+    spec = specs.get(fmt)
+    seen: set[str] = set()
+    while spec is not None and spec.sniff is None and spec.format not in seen:
+        seen.add(spec.format)
+        base = spec.data.get("extends")
+        spec = specs.get(base) if isinstance(base, str) else None
+    return spec.format if spec is not None and spec.sniff is not None else None
 
 
 def case_responses(files: Iterable[Path], root: Path) -> Iterator[Response]:
     """Every reply of the wire cases in ``files`` (stream cases and the special folders'
-    skipped), named ``<path below root>::<index>``. A file that is not a case is skipped:
+    skipped), named ``<path below root>::<index>``, of the format the case names (else of
+    its folder's, as in the suite). A file that is not a case is skipped:
     telling the author about that is the case runner's duty, not this check's."""
     for path in files:
         try:
@@ -76,7 +99,9 @@ def case_responses(files: Iterable[Path], root: Path) -> Iterator[Response]:
         tests = case.get("tests")
         for index, test in enumerate(tests if isinstance(tests, list) else []):
             if isinstance(test, dict):
-                yield Response(f"{rel.as_posix()}::{index}", path.parent.name,
+                fmt = case.get("format")
+                yield Response(f"{rel.as_posix()}::{index}",
+                               fmt if isinstance(fmt, str) else path.parent.name,
                                test.get("response"), test.get("expect") or {})
 
 
@@ -99,19 +124,23 @@ def holding(registry: Registry, data: Any) -> list[str]:
 def overlaps(
     registry: Registry, responses: Iterable[Response], *, involving: frozenset[str] | None = None
 ) -> list[Overlap]:
-    """Each pair of formats holding together, once, with the first reply they both hold on;
-    only pairs with a format of ``involving`` when it is given."""
+    """Each pair of formats holding together, once, with the first reply they both hold on
+    wrongly (:attr:`Overlap.wrong`), else the first; only pairs with a format of
+    ``involving`` when it is given."""
     specs = registry.specs()
     found: dict[tuple[str, str], Overlap] = {}
     for response in responses:
         held = holding(registry, response.data)
         for i, first in enumerate(held):
             for second in held[i + 1:]:
-                if (first, second) in found:
+                if (first, second) in found and found[(first, second)].wrong:
                     continue
                 if involving is not None and not {first, second} & involving:
                     continue
                 tie = specs[first].sniff_priority == specs[second].sniff_priority
-                found[(first, second)] = Overlap(first, second, response.name,
-                                                 registry.sniff_format(response.data), tie)
+                expected = response.expect.get("sniff", sniffs_as(registry, response.folder))
+                overlap = Overlap(first, second, response.name,
+                                  registry.sniff_format(response.data), expected, tie)
+                if (first, second) not in found or overlap.wrong:
+                    found[(first, second)] = overlap
     return [found[pair] for pair in sorted(found)]
