@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     from .stream import add_arguments as add_stream
 
     add_stream(extract)
+    from .choice import add_options as add_choice
+
+    add_choice(extract)
     group = extract.add_mutually_exclusive_group()
     group.add_argument("--strict", action="store_true", help="refuse unknown item types")
     group.add_argument("--lenient", action="store_true", help="report unknown item types")
@@ -121,7 +124,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
         "param": [], "jsonl": False, "strict": False, "lenient": False,
         "text_in_content": None, "stream": False, "follow": False,
-        "tools": None,
+        "tools": None, "choice": None,
     }
     seen: set[str] = set()
     rest = list(argv[1:])
