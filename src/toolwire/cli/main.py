@@ -103,6 +103,9 @@ def _parser() -> argparse.ArgumentParser:
     from .specs_test import add_parser as add_specs_test
 
     add_specs_test(spec_commands)
+    from .explain import add_parser as add_explain
+
+    add_explain(commands)
     from .batch import add_parser as add_batch_parser
 
     add_batch_parser(commands)
@@ -163,6 +166,10 @@ def _command(args: argparse.Namespace) -> Callable[[argparse.Namespace, Registry
         from .extract import run_sniff
 
         return run_sniff
+    if args.command == "explain":
+        from .explain import run
+
+        return run
     from . import specs
 
     if args.specs_command == "export":
