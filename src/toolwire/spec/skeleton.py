@@ -4,7 +4,10 @@ Adding a provider starts from a file that already loads, so the author edits tow
 working spec instead of away from a schema error. A skeleton with ``--extends`` names its
 base, lists in comments what it inherits (the reviewer's view of the base), and shows the
 keys a dialect usually changes, commented out; without a base it is a minimal complete spec
-to fill in. Either way every line that is not a comment is valid as it stands.
+to fill in. Either way every line that is not a comment is valid as it stands: the
+skeleton loads at once. The fields the author must still fill in hold ``TODO``, which
+``specs check`` refuses (:func:`todo_problems`, rule ``todo-left``) so no skeleton is shared
+half-written.
 """
 
 from __future__ import annotations
