@@ -35,7 +35,11 @@ HEAVY = (
 
 SUBSYSTEMS = ("toolwire.wire.stream", "toolwire.tools", "toolwire.wire.render",
               "toolwire.interop", "toolwire.batch", "toolwire.spark", "toolwire.cli.stream",
-              "toolwire.cli.tools", "toolwire.cli.batch")
+              "toolwire.cli.tools", "toolwire.cli.batch",
+              # the spec author's tools: explain, specs test, the check's overlap finder
+              "toolwire.wire.explain", "toolwire.cli.explain", "toolwire.cli.specs_test",
+              "toolwire.cli.choice", "toolwire.spec.conformance", "toolwire.spec.sniff_overlap",
+              "toolwire.spec.predicates", "toolwire.spec.yaml_messages")
 """This round's subsystems, whichever exist: none is loaded by a plain extract or read."""
 
 

@@ -49,6 +49,7 @@ def test_every_loader_rule_has_a_case() -> None:
         "yaml-ambiguous-scalar", "yaml-key", "yaml-documents", "not-a-mapping",
         "unknown-key", "missing-key", "wrong-type", "bad-value", "unsupported-version",
         "format-name", "type-source", "when-required", "expression-syntax",
-        "expression-not-portable", "extends-unknown", "extends-cycle", "extends-remove",
+        "expression-not-portable", "predicate-not-boolean", "extends-unknown", "extends-cycle",
+        "extends-remove",
     }
     assert sorted(rules - covered) == []

@@ -143,7 +143,9 @@ def test_specs_check_names_each_problem_of_a_users_folder(
     assert "[extends-unknown]" in err
 
 
-def test_specs_new_writes_a_dialect_skeleton_that_validates(tmp_path: Path) -> None:
+def test_specs_new_writes_a_dialect_skeleton_that_loads_and_passes_once_filled_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = io.StringIO()
     assert main(["specs", "new", "acme", "--extends", "openai", "--out", str(tmp_path)], out) == 0
     path = tmp_path / "acme.yaml"
@@ -153,6 +155,12 @@ def test_specs_new_writes_a_dialect_skeleton_that_validates(tmp_path: Path) -> N
     assert "extends: openai" in text
     spec = load_wire_spec(path)
     assert spec.data["extends"] == "openai"
+    assert main(["specs", "check", str(tmp_path)], io.StringIO()) == 1  # title, doc_ref: TODO
+    err = capsys.readouterr().err
+    assert err.count("[todo-left]") == 2 and f"{path}:" in err and "/doc_ref:" in err
+    lines = [line for line in text.splitlines() if not line.startswith(("title:", "doc_ref:"))]
+    path.write_text("\n".join([*lines, "title: Acme", "doc_ref: https://example.invalid/acme"]),
+                    encoding="utf-8")
     assert main(["specs", "check", str(tmp_path)], io.StringIO()) == 0
     registry = Registry.from_paths(tmp_path)
     assert registry.extract("acme", REPLY) == registry.extract("openai", REPLY)

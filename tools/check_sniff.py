@@ -11,6 +11,9 @@ through ``sniff_format`` and fails (exit 1), naming each offender, when
 * the sniff predicates of two specs both hold on one response of the suite: an overlap the
   priorities alone decide, which the next spec added could silently tip.
 
+The finding lives in :mod:`toolwire.spec.sniff_overlap`, which ``toolwire specs check``
+also runs on an author's specs.
+
 Usage: ``PYTHONPATH=src python tools/check_sniff.py [--suite DIR] [SPEC_DIR ...]`` (spec
 folders given are added to the bundled specs, as ``Registry.from_paths`` adds them).
 """
@@ -18,29 +21,16 @@ folders given are added to the bundled specs, as ``Registry.from_paths`` adds th
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from toolwire import Registry
-from toolwire.spec.wirespec import WireSpec
+from toolwire.spec.sniff_overlap import Response, case_responses, holding, sniffs_as
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "specs" / "conformance"
-SPECIAL = frozenset({"interpreter", "spec-validation", "text"})
-
-
-@dataclass(frozen=True)
-class Response:
-    """One response of the suite: where it is, its case's format, and what it should sniff as."""
-
-    name: str
-    folder: str
-    data: Any
-    expect: dict[str, Any]
 
 
 @dataclass
@@ -65,44 +55,7 @@ class Report:
 
 def responses(suite: Path = SUITE) -> Iterator[Response]:
     """Every response of the wire conformance cases under ``suite``."""
-    for path in sorted(suite.glob("*/*.json")):
-        folder = path.parent.name
-        if folder in SPECIAL:
-            continue
-        case = json.loads(path.read_text(encoding="utf-8"))
-        if case.get("kind") == "stream":
-            continue  # streams are events, not responses (specs/README.md §7)
-        for index, test in enumerate(case.get("tests", [])):
-            name = f"{folder}/{path.name}::{index}"
-            yield Response(name, folder, test.get("response"), test.get("expect", {}))
-
-
-def sniffs_as(registry: Registry, fmt: str) -> str | None:
-    """The format a reply of ``fmt`` sniffs as: its own, or its base chain's, or none."""
-    specs = registry.specs()
-    spec: WireSpec | None = specs.get(fmt)
-    seen: set[str] = set()
-    while spec is not None and spec.sniff is None and spec.format not in seen:
-        seen.add(spec.format)
-        base = spec.data.get("extends")
-        spec = specs.get(base) if isinstance(base, str) else None
-    return spec.format if spec is not None and spec.sniff is not None else None
-
-
-def holding(registry: Registry, data: Any) -> list[str]:
-    """The formats whose sniff predicate yields JSON true on ``data``."""
-    if not isinstance(data, dict):
-        return []
-    found: list[str] = []
-    for name, spec in sorted(registry.specs().items()):
-        if spec.sniff is None:
-            continue
-        try:
-            if spec.sniff.evaluate(data) is True:
-                found.append(name)
-        except ValueError:
-            continue
-    return found
+    return case_responses(sorted(suite.glob("*/*.json")), suite)
 
 
 def check(registry: Registry, suite: Path = SUITE) -> Report:

@@ -97,6 +97,11 @@ def _jsonl(args: argparse.Namespace, registry: Registry, out: TextIO, fmt: str |
 
 def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Print the reply (``--jsonl``: each line's) as JSON; the text format's calls with --text."""
+    choice = getattr(args, "choice", None)
+    if choice is not None:
+        from .choice import refuse_with
+
+        refuse_with(args)
     if getattr(args, "stream", False) or getattr(args, "follow", False):
         from . import stream
 
@@ -133,6 +138,11 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
         text_format(registry, args.text_in_content, "--text-in-content")
         reply = text_in_content.read_with_text(args, registry, fmt, data, strict,
                                                _params(args.param))
+    elif choice is not None:
+        from .choice import checked_choice
+
+        chosen = checked_choice(registry, fmt, data, choice)
+        reply = registry.read(fmt, data, strict=strict, choice=chosen)
     else:
         reply = registry.read(fmt, data, strict=strict)
     emit(checked(reply).to_dict(), out)

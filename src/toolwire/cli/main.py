@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     from .stream import add_arguments as add_stream
 
     add_stream(extract)
+    from .choice import add_options as add_choice
+
+    add_choice(extract)
     group = extract.add_mutually_exclusive_group()
     group.add_argument("--strict", action="store_true", help="refuse unknown item types")
     group.add_argument("--lenient", action="store_true", help="report unknown item types")
@@ -97,6 +100,12 @@ def _parser() -> argparse.ArgumentParser:
     export = spec_commands.add_parser(
         "export", help="write every spec, merged, as one JSON file with the meta-schemas")
     export.add_argument("dir", metavar="DIR", help="the folder to write specs.json and schema/ to")
+    from .specs_test import add_parser as add_specs_test
+
+    add_specs_test(spec_commands)
+    from .explain import add_parser as add_explain
+
+    add_explain(commands)
     from .batch import add_parser as add_batch_parser
 
     add_batch_parser(commands)
@@ -118,7 +127,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
         "param": [], "jsonl": False, "strict": False, "lenient": False,
         "text_in_content": None, "stream": False, "follow": False,
-        "tools": None,
+        "tools": None, "choice": None,
     }
     seen: set[str] = set()
     rest = list(argv[1:])
@@ -163,6 +172,10 @@ def _command(args: argparse.Namespace) -> Callable[[argparse.Namespace, Registry
         from .extract import run_sniff
 
         return run_sniff
+    if args.command == "explain":
+        from .explain import run
+
+        return run
     from . import specs
 
     if args.specs_command == "export":
@@ -179,6 +192,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         from .specs_check import run_check
 
         return run_check(args, out)
+    if args.command == "specs" and args.specs_command == "test":
+        from .specs_test import run_test
+
+        return run_test(args, out)
     if args.command == "batch":
         from .batch import run as run_batch
 

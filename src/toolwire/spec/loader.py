@@ -20,6 +20,7 @@ rule                    meaning
 ``when-required``       a type listed more than once lacks ``when`` on some entry
 ``expression-syntax``   an expression does not parse
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
+``predicate-not-boolean``  a predicate's form can never yield a boolean (:mod:`.predicates`)
 ``extends-*``           ``extends`` resolution (see :mod:`toolwire.spec.extends`)
 ``tools-*``             the ``tools`` part (see :mod:`toolwire.spec.tools_part`)
 ======================  ===============================================================
@@ -41,6 +42,7 @@ from ..expression import ExpressionError
 from ..expression.portable import compile_spec_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
+from .predicates import PREDICATE_POINTER, predicate_problem
 from .stream_part import stream_expressions, stream_problems
 from .strict_yaml import Document, escape_pointer
 from .tools_part import tools_expressions, tools_problems
@@ -126,10 +128,13 @@ def _message(error: Any) -> str:
 
 
 def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
-    """Compile every expression; locate a failure at the character the parser blamed."""
+    """Compile every expression; locate a failure at the character the parser blamed.
+
+    A predicate whose form can never yield a boolean is located at its first character.
+    """
     for pointer, source in _expressions(doc.data):
         try:
-            compile_spec_expression(source)
+            compiled = compile_spec_expression(source)
         except ExpressionError as exc:
             line, col = doc.where(pointer)
             if "\n" not in source:
@@ -137,6 +142,13 @@ def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
                 if pointer.startswith("/render/") and pointer != "/render/text":
                     col += len("${response:")  # a placeholder around the expression
             yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)
+            continue
+        if PREDICATE_POINTER.match(pointer):
+            message = predicate_problem(compiled.ast, source)
+            if message is not None:
+                line, col = doc.where(pointer)
+                col += 0 if "\n" in source else 1  # the opening quote precedes it
+                yield SpecProblem(doc.path, line, col, pointer, message, "predicate-not-boolean")
 
 
 def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:

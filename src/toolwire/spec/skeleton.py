@@ -4,27 +4,62 @@ Adding a provider starts from a file that already loads, so the author edits tow
 working spec instead of away from a schema error. A skeleton with ``--extends`` names its
 base, lists in comments what it inherits (the reviewer's view of the base), and shows the
 keys a dialect usually changes, commented out; without a base it is a minimal complete spec
-to fill in. Either way every line that is not a comment is valid as it stands.
+to fill in. Either way every line that is not a comment is valid as it stands: the
+skeleton loads at once. The fields the author must still fill in hold ``TODO``, which
+``specs check`` refuses (:func:`todo_problems`, rule ``todo-left``) so no skeleton is shared
+half-written.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
+from ..errors import SpecProblem
 from ..paths import bundled_specs_dir
+from .strict_yaml import Document, escape_pointer
 from .wirespec import CallEntry, WireSpec
 
 __all__ = [
-    "FORMAT_PATTERN", "SCHEMA_NAME", "ensure_schema_copy", "render_skeleton", "schema_reference",
+    "FORMAT_PATTERN", "SCHEMA_NAME", "TODO", "ensure_schema_copy", "render_skeleton",
+    "schema_reference", "todo_problems",
 ]
 
 FORMAT_PATTERN: Final = r"^[a-z][a-z0-9_]*$"
 
 
 SCHEMA_NAME: Final = "wire-spec.v1.schema.json"
+
+TODO: Final = re.compile(r"\bTODO\b")
+"""The marker of a skeleton field still to fill in: the word ``TODO`` in a string value."""
+
+
+def todo_problems(doc: Document) -> list[SpecProblem]:
+    """Every string value of ``doc`` still holding ``TODO`` (``todo-left``, at the value).
+
+    The skeleton loads as written so an author can try it at once; ``specs check``, the
+    gate before a spec is shared, refuses it until each marked field is filled in.
+    Comments are not values: the skeleton's commented-out suggestions never count.
+    """
+    found: list[SpecProblem] = []
+
+    def walk(value: Any, pointer: str) -> None:
+        if isinstance(value, str) and TODO.search(value):
+            key = pointer.rsplit("/", 1)[-1] or "the document"
+            found.append(doc.problem(pointer, f"{key} is still the skeleton's placeholder"
+                                     f" {value!r}: fill it in", "todo-left"))
+        elif isinstance(value, dict):
+            for name, item in value.items():
+                walk(item, f"{pointer}/{escape_pointer(name)}")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, f"{pointer}/{index}")
+
+    walk(doc.data, "")
+    return found
 
 
 def schema_reference(folder: Path) -> str:

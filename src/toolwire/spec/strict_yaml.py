@@ -96,7 +96,9 @@ def _scalar(event: yaml.ScalarEvent) -> tuple[Any, str | None]:
     if _FLOAT.match(text) and any(c.isdigit() for c in text):
         return float(text), None
     if _YAML11_BOOL.match(text):
-        return None, f"unquoted {text!r} is a boolean in YAML 1.1 and a string in 1.2; quote it"
+        meant = "true" if text.lower() in {"y", "yes", "on"} else "false"
+        return None, (f"unquoted {text!r} is a boolean in YAML 1.1 and a string in 1.2: write"
+                      f" {meant} for the boolean, or quote it for the text {text!r}")
     if _DATE.match(text):
         return None, f"unquoted {text!r} reads as a date in some YAML libraries; quote it"
     if _SEXAGESIMAL.match(text):
@@ -116,6 +118,7 @@ class _Builder:
         self.stack: list[list[Any]] = []
         self.root: Any = None
         self.documents = 0
+        self.last_key: tuple[str, int, int] | None = None  # for syntax errors' messages
 
     def fail(self, where: tuple[int, int], pointer: str, message: str, rule: str) -> None:
         self.problems.append(SpecProblem(self.doc.path, where[0], where[1], pointer, message, rule))
@@ -178,6 +181,7 @@ class _Builder:
             frame[2] = _DUPLICATE
             return
         self.doc.keys[key_pointer] = where
+        self.last_key = (key_pointer, *where)
         frame[2] = value
         frame[3] = where
 
@@ -235,7 +239,10 @@ def load(text: str, path: str = "<spec>") -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        from .yaml_messages import LastKey, syntax_message
+
+        last = LastKey(*builder.last_key) if builder.last_key is not None else None
+        message = syntax_message(exc, last)
         builder.problems.append(SpecProblem(path, line, col, "", message, "yaml-syntax"))
     except yaml.YAMLError as exc:
         builder.problems.append(SpecProblem(path, 0, 0, "", str(exc), "yaml-syntax"))
