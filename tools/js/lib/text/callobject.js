@@ -5,7 +5,7 @@ import { classify, loads, MAX_DEPTH } from '../json.js';
 import { call, Fault, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
-const KEY_STOP = /[\s:,{}[\]]/u;
+const KEY_STOP = /[:,{}[\]]/;
 
 export function callObjectGrammar(p) {
   const quote = p.string_delimiter; const jsonStrings = p.strings === 'json-or-string';
@@ -26,12 +26,12 @@ export function callObjectGrammar(p) {
       const value = jsonStrings && text && classify(text)[0] === 'ok' ? loads(text) : text;
       return [value, close + quote.length];
     };
-    const key = (i) => {
-      if (chunk.startsWith(quote, i)) { const [k, e] = string(i); return [String(k), e]; }
+    const key = (i) => { // bare: up to the colon, trimmed
       let j = i;
       while (j < n && !KEY_STOP.test(chunk[j]) && !chunk.startsWith(quote, j)) j++;
-      if (j === i) fail(j);
-      return [chunk.slice(i, j), j];
+      const k = strip(chunk.slice(i, j));
+      if (!k) fail(j);
+      return [k, j];
     };
     const members = (i, close, depth, item) => { // i just after the opening bracket
       if (depth > MAX_DEPTH) fail(i);
@@ -65,6 +65,7 @@ export function callObjectGrammar(p) {
       const [k, e] = key(j);
       const colon = blanks(e);
       if (chunk[colon] !== ':') fail(colon);
+      if (Object.hasOwn(out, k)) fail(j); // a repeated key
       const [v, e2] = value(blanks(colon + 1), depth);
       out[k] = v;
       return e2;

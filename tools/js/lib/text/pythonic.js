@@ -160,13 +160,16 @@ function callAt(text, pos) {
 
 function callList(text, pos, layout) {
   const calls = [];
-  if (layout === 'lines') {
-    calls.push(callAt(text, pos)); pos = calls[0][3];
+  if (layout === 'lines') { // each call alone on its line; the calls end before a line that is not one
     for (;;) {
-      const next = pySkip(text, pos);
-      if (!text.slice(pos, next).includes('\n')) return [calls, pos];
-      try { calls.push(callAt(text, next)); } catch (e) { if (e instanceof Broken) return [calls, pos]; throw e; }
-      pos = calls.at(-1)[3];
+      let c;
+      try { c = callAt(text, pos); } catch (e) { if (e instanceof Broken && calls.length) return [calls, calls.at(-1)[3]]; throw e; }
+      const next = pySkip(text, c[3]);
+      const alone = next === text.length || text.slice(c[3], next).includes('\n');
+      if (!alone) { if (!calls.length) throw new Broken('text after the call on its line'); return [calls, calls.at(-1)[3]]; }
+      calls.push(c);
+      if (next === text.length) return [calls, c[3]];
+      pos = next;
     }
   }
   if (text[pos] !== '[') throw new Broken('no list');

@@ -32,8 +32,10 @@ export function scan(text, s) {
       const next = following !== -1 && following < end ? following : end;
       if (bare) { // rule 10: the function markers are the block's own and part of its payload
         const closeAt = text.indexOf(s.bare.close, body);
-        const closed = closeAt !== -1 && closeAt < next;
-        const blockEnd = closed ? closeAt + s.bare.close.length : next;
+        const [after] = nextOpen(body); // never closed: cut at the next open marker of either kind
+        const stop = after !== -1 && after < end ? after : end;
+        const closed = closeAt !== -1 && closeAt < stop;
+        const blockEnd = closed ? closeAt + s.bare.close.length : stop;
         const parsed = parse([s.bare.grammar], opened, blockEnd, true, !closed);
         if (parsed) found.push(...parsed.calls); else keep.push([opened, blockEnd]);
         pos = blockEnd;

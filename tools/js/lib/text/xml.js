@@ -19,7 +19,6 @@ function readTag(text, nameAttribute) {
   for (;;) {
     const at = skipBlanks(t, i);
     if (at === t.length) break;
-    if (at === i && i > 0) return null; // attributes stand apart
     ATTRIBUTE.lastIndex = at;
     const m = ATTRIBUTE.exec(t);
     if (!m) return null;
@@ -103,7 +102,7 @@ export function xmlGrammar(p, options = {}) {
       if (quoted) {
         const tag = readTag(key, p.parameter_name_attribute);
         if (!tag) throw new Fault('bad-parameter-tag');
-        key = strip(tag.name); attributes = tag.attributes;
+        key = tag.name; attributes = tag.attributes;
       }
       if (!key) throw new Fault('empty-parameter-name');
       pos = stop + P.name_end.length;
@@ -129,7 +128,7 @@ export function xmlGrammar(p, options = {}) {
     if (quoted) {
       const tag = readTag(text, p.function_name_attribute);
       if (!tag || (!p.function_name_attribute && Object.keys(tag.attributes).length)) return null;
-      name = strip(tag.name);
+      name = tag.name;
     }
     return plausibleName(name) ? name : null;
   };
