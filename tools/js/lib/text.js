@@ -34,7 +34,7 @@ function unknown(data) {
 }
 
 // A scanner for one text spec with the caller's parameters; options.tools (a mapping from tool
-// name to its parameters schema, or an object with parameters(name)) types xml values (§1b.6).
+// name to its parameters schema, or an object with parameters(name)) types xml values (§1b.4).
 export function textScanner(specText, params = {}, options = {}) {
   const { data, problems } = readYaml(specText, 'text.yaml');
   if (problems.length) throw new Error(`text spec does not load: ${problems[0].message}`);

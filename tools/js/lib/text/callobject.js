@@ -1,10 +1,11 @@
-// Grammar `call-object` (specs/README.md §1b.7): one call in Gemma's object notation,
+// Grammar `call-object` (specs/README.md §1b.10): one call in Gemma's object notation,
 // PREFIX NAME{key:value, …}, bare keys and delimited strings. Once PREFIX NAME { reads the
 // call is known: arguments that do not read are `bad-call-object`, cut off ones `call-unfinished`.
-import { classify, loads, MAX_DEPTH } from '../json.js';
+import { classify, loads } from '../json.js';
 import { call, Fault, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
+const DEPTH = 64; // the arguments' object counts 1
 const KEY_STOP = /[:,{}[\]]/;
 
 export function callObjectGrammar(p) {
@@ -34,7 +35,7 @@ export function callObjectGrammar(p) {
       return [k, j];
     };
     const members = (i, close, depth, item) => { // i just after the opening bracket
-      if (depth > MAX_DEPTH) fail(i);
+      if (depth > DEPTH) fail(i);
       i = blanks(i);
       if (chunk[i] === close) return i + 1;
       for (;;) {

@@ -2,7 +2,7 @@
 // call record, and the earliest-marker search.
 import { decodeArguments } from '../json.js';
 
-// Blanks where names and values are trimmed (§1b.1); inside JSON only JSON's four are.
+// Blanks where names and values are trimmed (§1b.5); inside JSON only JSON's four are.
 const BLANK = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
 export const isBlank = (c) => c !== undefined && BLANK.test(c);
 export function strip(s) {

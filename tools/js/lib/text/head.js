@@ -1,4 +1,4 @@
-// Grammar `head-json` (specs/README.md §1b.3): a name head, then JSON arguments (Mistral's
+// Grammar `head-json` (specs/README.md §1b.7): a name head, then JSON arguments (Mistral's
 // NAME[ARGS]{…}, DeepSeek, Kimi K2). The name is known first, so broken arguments still make a call.
 import { scanAt } from '../json.js';
 import { call, decoded, plausibleName, skipJson, strip, UNFINISHED } from './common.js';

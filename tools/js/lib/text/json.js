@@ -1,4 +1,4 @@
-// Grammar `json` (specs/README.md §1b.2): call objects after a marker, one, an array, or
+// Grammar `json` (specs/README.md §1b.6): call objects after a marker, one, an array, or
 // separator-joined; names and arguments by selector, by `arguments_keys`, or `single_key`.
 import { compileExpression } from '../expression.js';
 import { scanAt, isObject } from '../json.js';

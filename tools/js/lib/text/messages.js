@@ -1,4 +1,4 @@
-// `messages` instead of block and payload (specs/README.md §1b.8): the reply as channelled
+// `messages` instead of block and payload (specs/README.md §1b.3): the reply as channelled
 // messages (OpenAI Harmony). A message to calls_prefix + NAME is a call; every other message
 // stays in the text as written.
 import { decodeArguments } from '../json.js';

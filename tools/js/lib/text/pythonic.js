@@ -1,4 +1,4 @@
-// Grammar `pythonic` (specs/README.md §1b.5): Python call lists (or call lines) with literal
+// Grammar `pythonic` (specs/README.md §1b.9): Python call lists (or call lines) with literal
 // keyword arguments, parsed and never evaluated. Two levels: the list's structure (names,
 // balanced brackets, closed strings) decides whether the block holds calls at all; each call's
 // arguments are then read as literals, a call leaving the literal subset being `not-a-literal`.

@@ -1,4 +1,4 @@
-// The scan of specs/README.md §1b.1: reasoning regions (§1b.5a), sections, blocks (and bare
+// The scan of specs/README.md §1b.5: reasoning regions (§1b.2), sections, blocks (and bare
 // function blocks, rule 10), payload alternatives and the clean text. Grammars live beside it.
 import { earliest, skipBlanks, strip } from './common.js';
 
@@ -102,19 +102,20 @@ export function scan(text, s) {
   return { clean_text: strip(kept.map(([a, b]) => text.slice(a, b)).join('')), calls };
 }
 
-// Reasoning regions, left to right (§1b.5a): { start, inner, innerEnd, end, calls }.
+// Reasoning regions, left to right (§1b.2): { start, inner, innerEnd, end, calls }.
 function regions(text, kinds) {
   const out = [];
   if (!kinds.length) return out;
   let pos = 0;
   const [firstOpen] = earliest(text, kinds.map((k) => k.open), 0);
+  let first = null; // open_in_prompt: the first such close marker before any open marker
   for (const k of kinds.filter((x) => x.open_in_prompt)) {
     const close = text.indexOf(k.close);
-    if (close !== -1 && (firstOpen === -1 || close < firstOpen)) {
-      out.push({ start: 0, inner: 0, innerEnd: close, end: close + k.close.length, calls: !!k.calls });
-      pos = close + k.close.length;
-      break;
-    }
+    if (close !== -1 && (firstOpen === -1 || close < firstOpen) && (!first || close < first.close)) first = { close, k };
+  }
+  if (first) {
+    out.push({ start: 0, inner: 0, innerEnd: first.close, end: first.close + first.k.close.length, calls: !!first.k.calls });
+    pos = first.close + first.k.close.length;
   }
   for (;;) {
     let best = null;

@@ -1,4 +1,4 @@
-// Grammar `xml-parameters` (specs/README.md §1b.4, rules 10–12 of §1b, typed values §1b.6):
+// Grammar `xml-parameters` (specs/README.md §1b.8, rules 10–12 of §1b, typed values §1b.4):
 // a call's name (in a function tag, or the block's first line), then one tag pair per parameter.
 import { classify, loads } from '../json.js';
 import { call, earliest, Fault, isBlank, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
@@ -28,7 +28,7 @@ function readTag(text, nameAttribute) {
   return name === null ? null : { name, attributes };
 }
 
-// The JSON types a parameter declares (§1b.6 step 1).
+// The JSON types a parameter declares (§1b.4 step 1).
 function declaredTypes(schema) {
   const list = (t) => (typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x) => typeof x === 'string') : []);
   if (schema && typeof schema === 'object' && 'type' in schema) return list(schema.type);
@@ -45,7 +45,7 @@ const READERS = {
 };
 const json = (t) => (classify(t)[0] === 'ok' ? [loads(t)] : null);
 
-// A value typed by its parameter's schema (§1b.6 steps 2–4); undefined: no schema applies.
+// A value typed by its parameter's schema (§1b.4 steps 2–4).
 function typed(schema, key, text, allowed) {
   const property = schema?.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
   if (property === undefined) return text;
