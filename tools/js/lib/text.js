@@ -1,5 +1,7 @@
 // Tool calls inside model text (specs/README.md §1b): a text spec read with the strict YAML
 // reader, checked against the keys this implementation knows, compiled into a scanner.
+import fs from 'node:fs';
+import Ajv from 'ajv';
 import { readYaml } from './yaml.js';
 import { isObject } from './json.js';
 import { scan } from './text/scan.js';
@@ -26,6 +28,14 @@ const KNOWN = {
   pythonic: ['grammar', 'layout', 'constants'],
   'call-object': ['grammar', 'call_prefix', 'string_delimiter', 'strings'],
 };
+let validator = null; // the text meta-schema, compiled on first use
+function schemaErrors(data) {
+  if (!validator) {
+    const schema = JSON.parse(fs.readFileSync(new URL('../../../specs/schema/text-spec.v1.schema.json', import.meta.url), 'utf8'));
+    validator = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+  }
+  return validator(data) ? [] : validator.errors.map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
 const unknownKeys = (object, known) => Object.keys(object || {}).filter((k) => !known.includes(k) && !k.startsWith('x-'));
 function unknown(data) {
   return [...unknownKeys(data, KNOWN.spec), ...unknownKeys(data.block, KNOWN.block), ...unknownKeys(data.messages, KNOWN.messages),
@@ -38,6 +48,8 @@ function unknown(data) {
 export function textScanner(specText, params = {}, options = {}) {
   const { data, problems } = readYaml(specText, 'text.yaml');
   if (problems.length) throw new Error(`text spec does not load: ${problems[0].message}`);
+  const errors = schemaErrors(data);
+  if (errors.length) throw new Error(`text spec ${data?.format} breaks the meta-schema: ${errors.join('; ')}`);
   const extra = unknown(data);
   if (extra.length) throw new NotImplemented(`text spec keys ${extra.join(', ')}`);
   const values = Object.fromEntries(Object.entries(data.params || {}).map(([k, v]) => [k, v.default]));
