@@ -1,16 +1,21 @@
 // Grammar `call-object` (specs/README.md §1b.10): one call in Gemma's object notation,
 // PREFIX NAME{key:value, …}, bare keys and delimited strings. Once PREFIX NAME { reads the
-// call is known: arguments that do not read are `bad-call-object`, cut off ones `call-unfinished`.
+// call is known: arguments that do not read are `bad-call-object`, and those the end of a cut
+// body broke off (the text ended where more was needed) `call-unfinished`.
 import { classify, loads } from '../json.js';
-import { call, Fault, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
+import { call, plausibleName, skipBlanks, skipJson, strip, UNFINISHED } from './common.js';
 
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 const DEPTH = 64; // the arguments' object counts 1
-const KEY_STOP = /[:,{}[\]]/;
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
+const WORD_END = ',}] \t\r\n';
+const WORDS = { true: true, false: false, null: null };
+
+// A fault in the arguments; `more` when the text ended where the grammar needed more.
+class Fault extends Error { constructor(more = false) { super('bad call object'); this.more = more; } }
 
 export function callObjectGrammar(p) {
   const quote = p.string_delimiter; const jsonStrings = p.strings === 'json-or-string';
-  return (chunk, fill, cut) => {
+  return (chunk, _fill, cut) => { // only blanks may follow the object, fill or not
     const body = skipBlanks(chunk, 0);
     if (!chunk.startsWith(p.call_prefix, body)) return null;
     const brace = chunk.indexOf('{', body + p.call_prefix.length);
@@ -18,67 +23,60 @@ export function callObjectGrammar(p) {
     const name = strip(chunk.slice(body + p.call_prefix.length, brace));
     if (!plausibleName(name)) return null;
     const n = chunk.length;
-    const fail = (i) => { throw new Fault(i >= n && cut ? UNFINISHED : 'bad-call-object'); };
-    const blanks = (i) => skipBlanks(chunk, i);
-    const string = (i) => { // i is at the opening delimiter
-      const close = chunk.indexOf(quote, i + quote.length);
-      if (close === -1) fail(n);
-      const text = chunk.slice(i + quote.length, close);
-      const value = jsonStrings && text && classify(text)[0] === 'ok' ? loads(text) : text;
-      return [value, close + quote.length];
-    };
-    const key = (i) => { // bare: up to the colon, trimmed
-      let j = i;
-      while (j < n && !KEY_STOP.test(chunk[j]) && !chunk.startsWith(quote, j)) j++;
-      const k = strip(chunk.slice(i, j));
-      if (!k) fail(j);
-      return [k, j];
-    };
-    const members = (i, close, depth, item) => { // i just after the opening bracket
-      if (depth > DEPTH) fail(i);
-      i = blanks(i);
-      if (chunk[i] === close) return i + 1;
-      for (;;) {
-        i = item(blanks(i));
-        i = blanks(i);
-        if (i >= n) fail(i);
-        if (chunk[i] === close) return i + 1;
-        if (chunk[i] !== ',') fail(i);
-        i++;
-      }
-    };
     const value = (i, depth) => {
-      if (i >= n) fail(i);
-      if (chunk.startsWith(quote, i)) return string(i);
-      if (chunk[i] === '{') { const out = {}; const e = object(i + 1, depth + 1, out); return [out, e]; }
-      if (chunk[i] === '[') {
-        const out = [];
-        const e = members(i + 1, ']', depth + 1, (j) => { const [v, e2] = value(j, depth + 1); out.push(v); return e2; });
-        return [out, e];
+      i = skipJson(chunk, i);
+      if (i >= n) throw new Fault(true);
+      if (chunk.startsWith(quote, i)) {
+        const close = chunk.indexOf(quote, i + quote.length);
+        if (close === -1) throw new Fault(true);
+        const text = chunk.slice(i + quote.length, close);
+        return [jsonStrings && text && classify(text)[0] === 'ok' ? loads(text) : text, close + quote.length];
       }
-      for (const [word, v] of [['true', true], ['false', false], ['null', null]]) if (chunk.startsWith(word, i)) return [v, i + word.length];
-      NUMBER.lastIndex = i;
-      const m = NUMBER.exec(chunk);
-      if (!m || !Number.isFinite(Number(m[0]))) fail(i + (m ? m[0].length : 0));
-      return [Number(m[0]), i + m[0].length];
+      if (chunk[i] === '{') return object(i + 1, depth + 1);
+      if (chunk[i] === '[') return array(i + 1, depth + 1);
+      let end = i;
+      while (end < n && !WORD_END.includes(chunk[end])) end++;
+      const word = chunk.slice(i, end);
+      if (Object.hasOwn(WORDS, word)) return [WORDS[word], end];
+      if (NUMBER.test(word)) {
+        if (!Number.isFinite(Number(word))) throw new Fault();
+        return [Number(word), end];
+      }
+      throw new Fault(end >= n);
     };
-    const object = (i, depth, out) => members(i, '}', depth, (j) => {
-      const [k, e] = key(j);
-      const colon = blanks(e);
-      if (chunk[colon] !== ':') fail(colon);
-      if (Object.hasOwn(out, k)) fail(j); // a repeated key
-      const [v, e2] = value(blanks(colon + 1), depth);
-      out[k] = v;
-      return e2;
-    });
-    const args = {}; let end;
+    const array = (i, depth) => {
+      if (depth > DEPTH) throw new Fault();
+      const items = [];
+      for (;;) {
+        i = skipJson(chunk, i);
+        if (i >= n) throw new Fault(true);
+        if (chunk[i] === ']') return [items, i + 1];
+        if (items.length) { if (chunk[i] !== ',') throw new Fault(); i++; }
+        const [item, e] = value(i, depth); items.push(item); i = e;
+      }
+    };
+    const object = (i, depth) => {
+      if (depth > DEPTH) throw new Fault();
+      const members = {};
+      for (;;) {
+        i = skipJson(chunk, i);
+        if (i >= n) throw new Fault(true);
+        if (chunk[i] === '}') return [members, i + 1];
+        if (Object.keys(members).length) { if (chunk[i] !== ',') throw new Fault(); i = skipJson(chunk, i + 1); }
+        const colon = chunk.indexOf(':', i); // a key is bare: the text up to its colon
+        if (colon === -1) throw new Fault(true);
+        const key = strip(chunk.slice(i, colon));
+        if (!key || /[{}[\],]/.test(key) || key.includes(quote) || Object.hasOwn(members, key)) throw new Fault();
+        const [v, e] = value(colon + 1, depth); members[key] = v; i = e;
+      }
+    };
     try {
-      end = object(brace + 1, 1, args);
-      if (fill && blanks(end) !== n) throw new Fault('bad-call-object');
+      const [args, end] = object(brace + 1, 1);
+      if (strip(chunk.slice(end))) throw new Fault();
+      return { calls: [call(name, args, '', null)], end };
     } catch (f) {
       if (!(f instanceof Fault)) throw f;
-      return { calls: [call(name, {}, '', f.code)], end: n };
+      return { calls: [call(name, {}, '', f.more && cut ? UNFINISHED : 'bad-call-object')], end: n };
     }
-    return { calls: [call(name, args, '', null)], end };
   };
 }
