@@ -7,6 +7,7 @@ import { call, earliest, Fault, isBlank, plausibleName, skipBlanks, strip, UNFIN
 // nameAttribute the text is attributes only and the name is that attribute's value. Null: unread.
 function readTag(text, nameAttribute) {
   const t = strip(text); let i = 0; let name = null;
+  if (!t) return null;
   if (!nameAttribute) {
     if (t[0] === '"' || t[0] === "'") {
       const close = t.indexOf(t[0], 1);
@@ -14,15 +15,17 @@ function readTag(text, nameAttribute) {
       name = t.slice(1, close); i = close + 1;
     } else { while (i < t.length && !isBlank(t[i])) i++; name = t.slice(0, i); }
   }
-  const attributes = {};
-  const ATTRIBUTE = /([^\s="']+)=(?:"([^"]*)"|'([^']*)')/y;
-  for (;;) {
-    const at = skipBlanks(t, i);
-    if (at === t.length) break;
-    ATTRIBUTE.lastIndex = at;
-    const m = ATTRIBUTE.exec(t);
-    if (!m) return null;
-    attributes[m[1]] = m[2] ?? m[3]; i = ATTRIBUTE.lastIndex;
+  const attributes = {}; // key="value" or key='value': the key is the text up to '=', trimmed
+  let rest = strip(t.slice(i));
+  while (rest) {
+    const equals = rest.indexOf('=');
+    const key = strip(rest.slice(0, equals));
+    const after = strip(rest.slice(equals + 1));
+    if (equals === -1 || !key || (after[0] !== '"' && after[0] !== "'")) return null;
+    const close = after.indexOf(after[0], 1);
+    if (close === -1) return null;
+    attributes[key] = after.slice(1, close);
+    rest = strip(after.slice(close + 1));
   }
   if (nameAttribute) name = attributes[nameAttribute] ?? null;
   return name === null ? null : { name, attributes };
