@@ -3,17 +3,26 @@
 tests/test_js_implementation.py checks the runner as a whole; this file pins the text part:
 every text case runs in JavaScript (none counted "not implemented", none failed), and the
 node tests cover what a case file cannot carry (the caller's tools typing values, parameters,
-a spec breaking the meta-schema). Skipped, saying so, where node or npm is missing.
+a spec breaking the meta-schema). A differential check feeds both implementations every case
+text cut off at many points and wrapped in reasoning markers: cut-off replies are where the
+grammars' edges are, and the README must decide each one the same way for both. Skipped, saying
+so, where node or npm is missing.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from toolwire.text import extract_from_text
+
+from conformance import call_view
 
 JS = Path(__file__).resolve().parent.parent / "tools" / "js"
 TEXT_CASES = JS.parent.parent / "specs" / "conformance" / "text"
@@ -58,3 +67,45 @@ def test_the_js_text_unit_tests_pass(node: str) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"^# pass [1-9]", done.stdout, re.M), done.stdout
+
+
+def _probes() -> list[dict[str, str]]:
+    probes = []
+    for path in sorted(TEXT_CASES.rglob("*.json")):
+        case = json.loads(path.read_text(encoding="utf-8"))
+        for test in case["tests"]:
+            text = test["text"]
+            if test["params"] or len(text) > 2000:
+                continue
+            step = max(1, len(text) // 20)
+            probes += [
+                {"format": case["format"], "text": text[:i]} for i in range(0, len(text), step)
+            ]
+            probes.append({"format": case["format"], "text": f"<think>{text}</think>{text}"})
+    return probes
+
+
+def _python(probe: dict[str, str]) -> dict[str, Any]:
+    clean, calls = extract_from_text(probe["format"], probe["text"])
+    return {"clean_text": clean, "calls": [call_view(call) for call in calls]}
+
+
+def test_js_and_python_read_cut_off_case_texts_alike(node: str) -> None:
+    probes = _probes()
+    done = subprocess.run(
+        [node, "extract.mjs"],
+        cwd=JS,
+        input=json.dumps(probes),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    got = json.loads(done.stdout)
+    differ = [
+        (probe, js, py)
+        for probe, js in zip(probes, got, strict=True)
+        if js != (py := _python(probe))
+    ]
+    assert not differ, f"{len(differ)} of {len(probes)} differ, first: {differ[0]}"
+    assert len(probes) > 2000
