@@ -298,7 +298,7 @@ class _Reader:
             token = self.text[start.start() : rest.end()]
             if prefix.lower() != "r" and _NAMED_ESCAPE.search(token):
                 # \N{NAME} needs the Unicode name database, which not every language has:
-                # not portable (specs/README.md §1b.5), so not read here either.
+                # not portable (specs/README.md §1b.9), so not read here either.
                 raise LiteralError("\\N{...} escapes are not portable")
             # One thread at a time: warnings.catch_warnings() swaps the process-wide
             # filters, and CPython 3.11's AST builder keeps its recursion depth in shared

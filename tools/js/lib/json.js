@@ -43,7 +43,7 @@ function digits(text, i) {
   return [i, i > start];
 }
 
-function number(text, i) {
+function number(text, i, infinite = false) {
   const n = text.length;
   const start = i;
   let ok;
@@ -66,7 +66,7 @@ function number(text, i) {
     [i, ok] = digits(text, i);
     if (!ok) return missing(i);
   }
-  if (!Number.isFinite(Number(text.slice(start, i)))) return ['number-out-of-range', start];
+  if (!infinite && !Number.isFinite(Number(text.slice(start, i)))) return ['number-out-of-range', start];
   return ['', i];
 }
 
@@ -82,8 +82,9 @@ function key(text, i) {
   return ['', skip(text, i + 1)];
 }
 
-// [code, end]: 'ok' when a value starts at pos (and, with whole, fills the text).
-export function classify(text, pos = 0, whole = true) {
+// [code, end]: 'ok' when a value starts at pos (and, with whole, fills the text). With infinite,
+// a number beyond the double range reads (as ±Infinity): §1b rule 8 flags the call, not the block.
+export function classify(text, pos = 0, whole = true, infinite = false) {
   const n = text.length;
   const stack = [];
   let i = whole ? skip(text, pos) : pos;
@@ -101,7 +102,7 @@ export function classify(text, pos = 0, whole = true) {
     } else if (c === '"') {
       [code, i] = string(text, i); if (code) return [code, i];
     } else if (c === '-' || isDigit(c)) {
-      [code, i] = number(text, i); if (code) return [code, i];
+      [code, i] = number(text, i, infinite); if (code) return [code, i];
     } else if (/^[A-Za-z]$/.test(c)) {
       const word = LITERALS.find((w) => text.startsWith(w, i));
       if (word) i += word.length;
@@ -137,8 +138,8 @@ export function loads(text) {
 }
 
 // One value starting exactly at pos: [value, end]; what follows is free text.
-export function scanAt(text, pos) {
-  const [code, end] = classify(text, pos, false);
+export function scanAt(text, pos, infinite = false) {
+  const [code, end] = classify(text, pos, false, infinite);
   if (code !== 'ok') throw new JsonFault(code);
   return [JSON.parse(text.slice(pos, end)), end];
 }
