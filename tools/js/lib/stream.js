@@ -1,0 +1,2 @@
+import { NotImplemented } from './text.js';
+export function runStream() { throw new NotImplemented('stream'); }
