@@ -13,7 +13,7 @@ import { read, sniff, fates, fromStructuredOutput, ToolwireError } from './lib/i
 import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
 import { compileTools, checkCalls } from './lib/tools.js';
-import { runStream } from './lib/stream.js';
+import { runStream } from './lib/stream_cases.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPECS = path.resolve(here, '..', '..', 'specs');
