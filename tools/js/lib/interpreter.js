@@ -1,6 +1,7 @@
 // read(spec, response): the evaluation of specs/README.md §1.3, on a loaded spec.
 import { decodeArguments, isObject, loads } from './json.js';
 import { holds } from './expression.js';
+import { normalized } from './normalize.js';
 
 export class ToolwireError extends Error {
   constructor(code, message, fields = {}) { super(message); this.code = code; Object.assign(this, fields); }
@@ -166,7 +167,7 @@ export const emptyReply = (spec) => ({
 
 // read(spec, response, strict, choice): the Reply of §1.3 (records, choices and text included).
 export function read(spec, data, strict = null, choice = null) {
-  const response = parsed(data);
+  const response = normalized(spec, parsed(data));
   // specs/README.md §9.9: one event of the format's stream is refused, naming the accumulator.
   if (spec.stream_event && holds(spec.stream_event, response)) {
     throw malformed(`this is one event of a ${spec.format} stream, not a response: use the Accumulator`);
@@ -206,7 +207,7 @@ function textOf(value) {
 export function fromStructuredOutput(spec, data, toolName, choice = null) {
   if (typeof toolName !== 'string' || !toolName) throw new TypeError('tool_name must be a non-empty string');
   if (!spec.structured_output) throw new ToolwireError('not_declared', `${spec.format} declares no structured_output`, { part: 'structured_output' });
-  const { view } = viewOf(spec, parsed(data), choice);
+  const { view } = viewOf(spec, normalized(spec, parsed(data)), choice);
   let text;
   try { text = spec.structured_output.text.evaluate(view); } catch (error) { throw malformed(`the text selector failed: ${error.message}`); }
   if (Array.isArray(text) && text.every((t) => typeof t === 'string')) text = text.length ? text.join('') : null;

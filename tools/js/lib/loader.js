@@ -272,6 +272,7 @@ export function compileSpec(data) {
     choices: data.choices ? { list: data.choices.list } : null,
     structured_output: data.structured_output ? { text: c(data.structured_output.text) } : null,
     content: typeof data.content === 'string' ? c(data.content) : null,
+    normalize: data.normalize ? { ...data.normalize, detect: data.normalize.detect ? c(data.normalize.detect) : null } : null,
     data, // the resolved spec, for the parts compiled by their own modules (tools, stream, render)
   };
 }
