@@ -103,6 +103,13 @@ def test_the_js_runner_accounts_for_every_case_of_every_kind(counts: dict[str, A
             assert got["passed"] == number - optional.get(kind, 0), kind
 
 
+def test_every_rendered_wire_reply_round_trips_in_js(counts: dict[str, Any]) -> None:
+    # specs/README.md §6.3, run inside the wire cases: each reply of a format with a render
+    # part, its turn from its items and from its calls alone. 388 at this writing; the
+    # floor catches the property being disconnected, a failure fails its case above.
+    assert counts["render_round_trips"] >= 350
+
+
 def test_only_the_listed_kinds_are_left_not_implemented(counts: dict[str, Any]) -> None:
     for reason in counts["not_implemented"]:
         assert reason.split(":")[0] in MAY_BE_NOT_IMPLEMENTED, reason

@@ -14,6 +14,9 @@ import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
 import { compileTools, checkCalls } from './lib/tools.js';
 import { runStream } from './lib/stream_cases.js';
+import { roundTrip } from './lib/render.js';
+import { normalized } from './lib/normalize.js';
+import { loads } from './lib/json.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPECS = path.resolve(here, '..', '..', 'specs');
@@ -128,7 +131,13 @@ function checkReply(spec, test, all) {
   const reply = read(spec, test.response, test.strict ?? null, test.choice ?? null);
   if (all) for (const key of FIRST_LIST) if (!(key in expect)) throw new Error(`interpreter case lacks expect.${key}`);
   for (const [key, value] of Object.entries(expect)) if (key !== 'sniff') REPLY_CHECKS[key](reply, value);
+  // §6.3: every reply of a format with a render part round-trips through its templates
+  if (spec.data && spec.data.render && test.choice === undefined) {
+    const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
+    roundTrips += roundTrip(spec, response, reply, same);
+  }
 }
+let roundTrips = 0;
 
 const textSpecs = {};
 // Text formats whose grammar changed on main after the port (08:12 UTC): visible, not passed.
@@ -254,11 +263,12 @@ for (const file of files) {
     fail(error.message);
   }
 }
-if (asJson) console.log(JSON.stringify({ kinds: counts, totals, not_implemented: [...notImplemented].sort(), failures }));
+if (asJson) console.log(JSON.stringify({ kinds: counts, totals, not_implemented: [...notImplemented].sort(), failures, render_round_trips: roundTrips }));
 else {
   for (const [kind, c] of Object.entries(counts).sort()) {
     console.log(`${kind.padEnd(16)} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.not_implemented ? `, ${c.not_implemented} not implemented in JS` : ''}`);
   }
+  console.log(`render round trips (§6.3, within the wire cases): ${roundTrips}`);
   console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (optional), ${totals.not_implemented} not implemented`);
   if (totals.not_implemented) console.log(`not implemented in JS: ${[...notImplemented].sort().join(', ')}`);
 }

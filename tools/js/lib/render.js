@@ -1,0 +1,140 @@
+// Rendering back (specs/README.md §6): the spec's JSON templates filled with a reply's calls,
+// its assistant turn and a whole reply body. roundTrip() checks §6.3's property on one reply.
+import { compileExpression } from './expression.js';
+import { isObject } from './json.js';
+import { read, fates, ToolwireError } from './interpreter.js';
+
+const ABSENT = Symbol('absent');
+const renderError = (format, reason) => new ToolwireError('render_error', reason, { format, reason });
+const emptyish = (v) => v === '' || (Array.isArray(v) && !v.length) || (isObject(v) && !Object.keys(v).length);
+
+// §6.1: fill one template; `lookup(path)` gives a variable's value or ABSENT.
+export function fill(template, lookup, format) {
+  if (typeof template === 'string') return fillString(template, lookup, format);
+  if (Array.isArray(template)) return template.map((t) => fill(t, lookup, format)).filter((v) => v !== ABSENT);
+  if (isObject(template)) {
+    const out = {};
+    for (const [key, t] of Object.entries(template)) {
+      const v = fill(t, lookup, format);
+      if (v !== ABSENT) out[key] = v;
+    }
+    return out;
+  }
+  return template;
+}
+
+function fillString(text, lookup, format) {
+  if (text.startsWith('$${')) return text.slice(1);
+  const whole = /^\$\{([^}]+?)(\?)?\}$/.exec(text);
+  if (whole) {
+    const v = lookup(whole[1]);
+    return v === ABSENT || v === null || v === undefined || (whole[2] && emptyish(v)) ? ABSENT : v;
+  }
+  let absent = false;
+  const spliced = text.replace(/\$\{([^}]+?)\}/g, (_, path) => {
+    const v = lookup(path);
+    if (v === ABSENT || v === null || v === undefined) { absent = true; return ''; }
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number') return JSON.stringify(v);
+    throw renderError(format, `\${${path}} is a ${typeof v}: only text and numbers splice into a string`);
+  });
+  return absent ? ABSENT : spliced;
+}
+
+// Variables: a root object, member by member (§6.1 rule 5), `response:` expressions on the reply.
+function lookupIn(roots, response) {
+  return (path) => {
+    if (path.startsWith('response:')) return response === undefined ? ABSENT : compileExpression(path.slice(9)).evaluate(response);
+    let v = roots;
+    for (const name of path.split('.')) {
+      if (!isObject(v) || !Object.hasOwn(v, name)) return ABSENT;
+      v = typeof v[name] === 'function' ? v[name]() : v[name];
+    }
+    return v;
+  };
+}
+
+// §6.2: the `call.*` variables; `arguments` is refused where the arguments are undecodable.
+function callVars(call, format) {
+  const raw = call.raw_arguments;
+  return {
+    name: call.name, id: call.id || '', provider_data: call.provider_data || {},
+    arguments: () => {
+      if (call.arguments_undecodable) throw renderError(format, `call ${call.name}: undecodable arguments cannot be written as an object`);
+      return isObject(raw) ? raw : call.arguments;
+    },
+    arguments_text: typeof raw === 'string' ? raw : JSON.stringify(call.arguments),
+    arguments_raw: raw === undefined || raw === null ? call.arguments : raw,
+  };
+}
+
+const renderCall = (render, call, format) => fill(render.call, lookupIn({ call: callVars(call, format) }), format);
+
+// The assistant turn of a reply; with `response` its items are the reply's own (else text_item and calls).
+export function assistantTurn(spec, reply, response) {
+  const { render } = spec.data;
+  const format = spec.format;
+  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
+  const textValue = response !== undefined && render.text ? compileExpression(render.text).evaluate(response) : reply.text;
+  const text = typeof textValue === 'string' ? textValue : undefined;
+  let items;
+  if (response !== undefined) {
+    const keptSet = new Set(kept);
+    const byLocation = new Map(reply.call_records.map((r, i) => [r.location, reply.calls[i]]));
+    const skipped = new Set(reply.skipped.map((r) => r.location));
+    items = [];
+    for (const source of spec.items) {
+      const selected = source.select.evaluate(response);
+      const list = selected === null ? [] : Array.isArray(selected) ? selected : [selected];
+      list.forEach((item, i) => {
+        const location = source.single ? source.select.source : `${source.select.source}[${i}]`;
+        const call = byLocation.get(location);
+        if (call) { if (keptSet.has(call)) items.push(renderCall(render, call, format)); } else if (!skipped.has(location)) items.push(item);
+      });
+    }
+  } else {
+    const first = text === undefined || !render.text_item ? [] : [fill(render.text_item, lookupIn({ text }), format)];
+    items = [...first.filter((v) => v !== ABSENT), ...kept.map((c) => renderCall(render, c, format))];
+  }
+  const vars = { items, calls: kept.map((c) => renderCall(render, c, format)), text };
+  const turn = fill(render.assistant, lookupIn(vars, response), format);
+  return turn === ABSENT ? null : turn;
+}
+
+// A whole reply body of the format holding the turn (the `reply` template).
+export function replyBody(spec, turn, finishReason) {
+  const body = fill(spec.data.render.reply, lookupIn({ assistant: turn, finish_reason: finishReason ?? undefined }), spec.format);
+  return body === ABSENT ? null : body;
+}
+
+const value = (c) => ({ name: c.name, arguments: c.arguments, id: c.id, provider_data: c.provider_data || {} });
+
+// §6.3 round trip: read, render the turn (from its items, then from its calls alone), fill
+// `reply`, read again: the kept calls come back equal; raw text stays byte-identical where
+// `call` writes it as text. Returns how many renderings were checked.
+export function roundTrip(spec, response, reply, same) {
+  const render = spec.data.render;
+  if (!render || !render.reply) return 0;
+  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
+  const asText = JSON.stringify(render.call).includes('${call.arguments_text}') || JSON.stringify(render.call).includes('${call.arguments_raw}');
+  let checked = 0;
+  for (const fromItems of [true, false]) {
+    let turn;
+    try { turn = assistantTurn(spec, reply, fromItems ? response : undefined); } catch (error) {
+      if (error.code === 'render_error' && kept.some((c) => c.arguments_undecodable)) continue; // §6.2: refused, as it must be
+      throw error;
+    }
+    const again = read(spec, replyBody(spec, turn, reply.finish_reason), false);
+    const got = again.calls.map(value); const want = kept.map(value);
+    if (!same(got, want)) throw new Error(`render round trip (${fromItems ? 'items' : 'calls'}): read back ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+    if (asText) {
+      kept.forEach((call, i) => {
+        if (typeof call.raw_arguments === 'string' && again.calls[i].raw_arguments !== call.raw_arguments) {
+          throw new Error(`render round trip: call ${i}'s arguments text changed`);
+        }
+      });
+    }
+    checked++;
+  }
+  return checked;
+}
