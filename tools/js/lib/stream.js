@@ -1,88 +1,13 @@
 // The stream accumulator of specs/README.md §9: events rebuild a read-equivalent document,
 // slots track the items being streamed, and read() (§1.3) runs on the document at the end.
-import { compileExpression, holds } from './expression.js';
-import { loads, isObject, decodeArguments } from './json.js';
+import { holds } from './expression.js';
+import { loads, isObject } from './json.js';
+import { fail, sameJson, getPath, setPath, partOf } from './stream_part.js';
+import { framingMethods } from './stream_framing.js';
 import { read, visit, withNested, emptyReply, fates, ToolwireError } from './interpreter.js';
 
-const fail = (code, reason, fields = {}) => new ToolwireError(code, reason, { reason, ...fields });
 const blank = (v) => v === null || v === undefined || v === '';
 const copy = (v) => (v === undefined ? undefined : structuredClone(v));
-
-// A document path `a.b[0].c` (§9.1) as steps: strings are members, numbers indexes.
-function steps(path) {
-  const out = [];
-  for (const part of path.match(/[^.[\]]+|\[\d+\]/g)) out.push(part.startsWith('[') ? Number(part.slice(1, -1)) : part);
-  return out;
-}
-function getPath(root, path) {
-  let v = root;
-  for (const s of steps(path)) { if (v === null || typeof v !== 'object') return undefined; v = v[s]; }
-  return v;
-}
-function setPath(root, path, value) {
-  const all = steps(path);
-  let v = root;
-  for (const [i, s] of all.entries()) {
-    if (!isObject(v) && !(Array.isArray(v) && typeof s === 'number')) throw fail('malformed_stream', `${path} crosses a value that is not an object`);
-    if (i === all.length - 1) { v[s] = value; return; }
-    if (typeof s === 'number') { if (!(s in v)) throw fail('malformed_stream', `${path}: no element ${s}`); } else if (v[s] === undefined || v[s] === null) v[s] = {};
-    v = v[s];
-  }
-}
-
-// The stream part of a spec with its base's laid under it (§9.12), expressions compiled.
-const parts = new WeakMap();
-function partOf(spec, specs) {
-  if (parts.has(spec)) return parts.get(spec);
-  let data = spec.data.stream || null;
-  const base = spec.data.extends && specs[spec.data.extends];
-  if (data && base && base !== spec && base.data.stream) {
-    const under = partData(base, specs);
-    if (sameJson(data, base.data.stream)) data = { ...under, sniff: undefined }; // inherited whole, sniff never
-    else {
-      const rules = [...under.rules];
-      for (const rule of data.rules || []) {
-        const at = rules.findIndex((r) => r.name === rule.name);
-        if (at === -1) rules.push(rule); else rules[at] = rule;
-      }
-      data = { ...under, sniff: undefined, ...data, rules };
-    }
-  }
-  const part = data && compilePart(data);
-  parts.set(spec, part);
-  return part;
-}
-const partData = (spec, specs) => { const p = partOf(spec, specs); return p && p.data; };
-
-function compilePart(data) {
-  const c = (s) => (s === undefined || s === null ? null : compileExpression(s));
-  const map = (m) => Object.entries(m || {}).map(([path, s]) => [path, c(s)]);
-  const matcher = (e) => e && { events: e.events || null, when: c(e.when), code: c(e.code), message: c(e.message), reason: e.reason };
-  const op = (rule) => {
-    for (const name of ['init', 'set', 'open', 'update', 'close', 'extend', 'end']) {
-      if (!(name in rule)) continue;
-      const o = rule[name];
-      if (name === 'set') return { name, set: map(o) };
-      return {
-        name, list: o.list ?? null, at: o.at ?? null, keep: o.keep ?? null, slots: o.slots || [],
-        value: c(o.value), identity: c(o.identity), key: c(o.key), id: c(o.id), create: c(o.create),
-        first: map(o.first), append: map(o.append), set: map(o.set), buffer: map(o.buffer), finalize: map(o.finalize),
-      };
-    }
-    throw new Error(`rule ${rule.name} has no operation`);
-  };
-  return {
-    data,
-    sentinel: data.sentinel ?? null,
-    sniff: data.sniff ? { when: c(data.sniff.when), priority: data.sniff.priority } : null,
-    event_type: c(data.event_type),
-    error: matcher(data.error),
-    refuse: (data.refuse || []).map(matcher),
-    complete: c(data.complete),
-    ready: data.ready,
-    rules: data.rules.map((r) => ({ name: r.name, events: r.events || null, when: c(r.when), each: c(r.each), op: op(r) })),
-  };
-}
 
 const matches = (m, type, event) => (!m.events || m.events.includes(type)) && (!m.when || holds(m.when, event));
 
@@ -453,83 +378,6 @@ export class Accumulator {
     return reply;
   }
 
-  // §9.10: raw bytes, framed by their first non-blank byte.
-  feedBytes(chunk) {
-    const text = this.decoder.decode(chunk, { stream: true });
-    const out = [];
-    this.buffer += text;
-    if (!this.framing) {
-      const body = this.buffer.replace(/^\uFEFF/, '');
-      const first = body.match(/[^\s]/);
-      if (!first) return out;
-      const c = first[0];
-      if (c === '{') this.framing = 'ndjson';
-      else if ('deir:'.includes(c)) this.framing = 'sse';
-      else if (c === '[') throw this.failed(fail('unsupported_stream', 'a streamed JSON array: request SSE'));
-      else throw this.failed(fail('malformed_stream', 'not SSE or NDJSON'));
-      this.buffer = body;
-    }
-    this.drain(out, false);
-    return out;
-  }
-
-  drain(out, atEnd) {
-    for (;;) {
-      if (this.pendingCR && this.buffer.startsWith('\n')) this.buffer = this.buffer.slice(1);
-      if (this.pendingCR && this.buffer.length) this.pendingCR = false;
-      const m = this.buffer.match(/\r\n|\r|\n/);
-      if (!m) break;
-      let line = this.buffer.slice(0, m.index);
-      let rest = this.buffer.slice(m.index + m[0].length);
-      if (m[0] === '\r' && !rest.length && !atEnd) { this.pendingCR = true; }
-      this.buffer = rest;
-      out.push(...this.line(line));
-    }
-    if (atEnd && this.buffer.length) {
-      const line = this.buffer; this.buffer = '';
-      if (this.framing === 'ndjson') {
-        let whole = true;
-        try { loads(line); } catch { whole = false; }
-        if (whole) out.push(...this.line(line));
-      } // SSE: an event without its blank line is discarded
-    }
-  }
-
-  line(line) {
-    if (this.framing === 'ndjson') return line.trim() ? this.feed(line) : [];
-    if (line === '') {
-      const { data, name } = this.sse; this.sse = { data: [], name: null };
-      if (!data.length) return [];
-      const payload = data.join('\n');
-      if (this.part && this.part.sentinel !== null && payload.trim() === this.part.sentinel) {
-        if (this.stopped) throw this.failed(fail('malformed_stream', 'a second sentinel'));
-        this.stopped = true; return [];
-      }
-      if (this.stopped) throw this.failed(fail('malformed_stream', 'an event after the sentinel'));
-      return this.feed(payload, name);
-    }
-    if (line.startsWith(':')) return [];
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.sse.data.push(value);
-    else if (field === 'event') this.sse.name = value;
-    return [];
-  }
-
-  closeInput() {
-    if (this.inputClosed) return [];
-    this.inputClosed = true;
-    const out = [];
-    if (this.framing && !this.failure) {
-      this.buffer += this.decoder.decode();
-      this.drain(out, true);
-    }
-    return out;
-  }
 }
 
-function sameJson(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
-
-export { sameJson, decodeArguments };
+Object.assign(Accumulator.prototype, framingMethods);
