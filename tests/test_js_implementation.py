@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+import toolwire
+
 JS = Path(__file__).resolve().parent.parent / "tools" / "js"
 
 
@@ -108,6 +110,31 @@ def test_every_rendered_wire_reply_round_trips_in_js(counts: dict[str, Any]) -> 
     # part, its turn from its items and from its calls alone. 388 at this writing; the
     # floor catches the property being disconnected, a failure fails its case above.
     assert counts["render_round_trips"] >= 350
+
+
+def _without_messages(value: Any) -> Any:
+    """Reply JSON without its messages, each implementation's own wording (specs/README.md §7)."""
+    if isinstance(value, dict):
+        return {k: _without_messages(v) for k, v in value.items()
+                if k not in ("reason", "arguments_error")}
+    if isinstance(value, list):
+        return [_without_messages(v) for v in value]
+    return value
+
+
+def test_the_js_reply_json_equals_pythons_for_every_wire_case(tmp_path: Path) -> None:
+    out = tmp_path / "replies.json"
+    _run("--json", "--reply-json", str(out))
+    replies = json.loads(out.read_text(encoding="utf-8"))
+    assert len(replies) >= 150  # every wire test that reads, not a sample
+    for entry in replies:
+        case = json.loads((SUITE / entry["file"]).read_text(encoding="utf-8"))
+        test = case["tests"][entry["test"]]
+        fmt = case["format"] or toolwire.sniff_format(test["response"])
+        options = {k: test[k] for k in ("strict", "choice") if k in test}
+        python = toolwire.read(fmt, test["response"], **options).to_dict()
+        where = f"{entry['file']} test {entry['test']}"
+        assert _without_messages(entry["reply"]) == _without_messages(python), where
 
 
 def test_only_the_listed_kinds_are_left_not_implemented(counts: dict[str, Any]) -> None:

@@ -17,9 +17,13 @@ import { runStream } from './lib/stream_cases.js';
 import { roundTrip } from './lib/render.js';
 import { normalized } from './lib/normalize.js';
 import { loads } from './lib/json.js';
+import { replyToDict } from './lib/reply_json.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPECS = path.resolve(here, '..', '..', 'specs');
+// `--reply-json FILE` writes the Reply JSON (§7) of every wire test read, for a differential test.
+const replyJsonAt = process.argv.indexOf('--reply-json');
+const replyJson = [];
 // `--suite DIR` runs the cases of another folder laid out like specs/conformance/ (the runner's own tests).
 const suiteAt = process.argv.indexOf('--suite');
 const SUITE = suiteAt === -1 ? path.join(SPECS, 'conformance') : path.resolve(process.argv[suiteAt + 1]);
@@ -129,6 +133,7 @@ function checkReply(spec, test, all) {
     throw new Error(`expected error ${expect.error.code}, read succeeded`);
   }
   const reply = read(spec, test.response, test.strict ?? null, test.choice ?? null);
+  if (replyJsonAt !== -1 && !all) replyJson.push({ file: currentFile, test: currentTest, reply: replyToDict(reply) });
   if (all) for (const key of FIRST_LIST) if (!(key in expect)) throw new Error(`interpreter case lacks expect.${key}`);
   for (const [key, value] of Object.entries(expect)) if (key !== 'sniff') REPLY_CHECKS[key](reply, value);
   // §6.3: every reply of a format with a render part round-trips through its templates
@@ -157,7 +162,8 @@ const runners = {
     }
   },
   wire(data) {
-    for (const test of data.tests) {
+    for (const [i, test] of data.tests.entries()) {
+      currentTest = i;
       let format = data.format;
       if ('sniff' in test.expect) expectSame(sniff(specs, test.response), test.expect.sniff, 'sniff');
       if (format === null) format = sniff(specs, test.response);
@@ -243,7 +249,9 @@ const totals = { passed: 0, failed: 0, skipped: 0, not_implemented: 0 };
 const notImplemented = new Set();
 const failures = [];
 const files = fs.readdirSync(SUITE, { recursive: true }).filter((f) => f.endsWith('.json')).sort();
+let currentFile = null; let currentTest = null;
 for (const file of files) {
+  currentFile = file;
   const top = file.split(path.sep)[0];
   const data = JSON.parse(fs.readFileSync(path.join(SUITE, file), 'utf8'));
   const kind = KNOWN.includes(top) ? top : (data.kind === 'stream' ? 'stream' : 'wire');
@@ -263,6 +271,7 @@ for (const file of files) {
     fail(error.message);
   }
 }
+if (replyJsonAt !== -1) fs.writeFileSync(process.argv[replyJsonAt + 1], JSON.stringify(replyJson));
 if (asJson) console.log(JSON.stringify({ kinds: counts, totals, not_implemented: [...notImplemented].sort(), failures, render_round_trips: roundTrips }));
 else {
   for (const [kind, c] of Object.entries(counts).sort()) {
