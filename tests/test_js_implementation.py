@@ -122,19 +122,52 @@ def _without_messages(value: Any) -> Any:
     return value
 
 
-def test_the_js_reply_json_equals_pythons_for_every_wire_case(tmp_path: Path) -> None:
-    out = tmp_path / "replies.json"
+@pytest.fixture(scope="module")
+def js_replies(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """What the JS side read from every wire test, with its rendered turns (run.js --reply-json)."""
+    out = tmp_path_factory.mktemp("js") / "replies.json"
     _run("--json", "--reply-json", str(out))
-    replies = json.loads(out.read_text(encoding="utf-8"))
+    replies: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
     assert len(replies) >= 150  # every wire test that reads, not a sample
-    for entry in replies:
-        case = json.loads((SUITE / entry["file"]).read_text(encoding="utf-8"))
-        test = case["tests"][entry["test"]]
-        fmt = case["format"] or toolwire.sniff_format(test["response"])
-        options = {k: test[k] for k in ("strict", "choice") if k in test}
-        python = toolwire.read(fmt, test["response"], **options).to_dict()
+    return replies
+
+
+def _python_reply(entry: dict[str, Any]) -> tuple[str, toolwire.Reply]:
+    case = json.loads((SUITE / entry["file"]).read_text(encoding="utf-8"))
+    test = case["tests"][entry["test"]]
+    fmt = case["format"] or toolwire.sniff_format(test["response"])
+    assert isinstance(fmt, str), entry
+    options = {k: test[k] for k in ("strict", "choice") if k in test}
+    return fmt, toolwire.read(fmt, test["response"], **options)
+
+
+def test_the_js_reply_json_equals_pythons_for_every_wire_case(
+    js_replies: list[dict[str, Any]],
+) -> None:
+    for entry in js_replies:
+        _, python = _python_reply(entry)
         where = f"{entry['file']} test {entry['test']}"
-        assert _without_messages(entry["reply"]) == _without_messages(python), where
+        assert _without_messages(entry["reply"]) == _without_messages(python.to_dict()), where
+
+
+def _turn(make: Any) -> dict[str, Any]:
+    try:
+        return {"turn": make()}
+    except toolwire.ToolwireError as error:
+        return {"error": error.code}
+
+
+def test_the_js_rendered_turns_equal_pythons_for_every_wire_case(
+    js_replies: list[dict[str, Any]],
+) -> None:
+    rendered = [e for e in js_replies if "assistant" in e]
+    assert len(rendered) >= 150
+    for entry in rendered:
+        fmt, python = _python_reply(entry)
+        where = f"{entry['file']} test {entry['test']}"
+        assert entry["assistant"] == _turn(python.assistant_message), where
+        converted = _turn(lambda: toolwire.convert(python, to=fmt, lossy=True))  # noqa: B023
+        assert entry["converted"] == converted, where
 
 
 def test_only_the_listed_kinds_are_left_not_implemented(counts: dict[str, Any]) -> None:

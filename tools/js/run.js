@@ -14,7 +14,7 @@ import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
 import { compileTools, checkCalls } from './lib/tools.js';
 import { runStream } from './lib/stream_cases.js';
-import { roundTrip } from './lib/render.js';
+import { roundTrip, assistantTurn, convert } from './lib/render.js';
 import { normalized } from './lib/normalize.js';
 import { loads } from './lib/json.js';
 import { replyToDict } from './lib/reply_json.js';
@@ -133,7 +133,16 @@ function checkReply(spec, test, all) {
     throw new Error(`expected error ${expect.error.code}, read succeeded`);
   }
   const reply = read(spec, test.response, test.strict ?? null, test.choice ?? null);
-  if (replyJsonAt !== -1 && !all) replyJson.push({ file: currentFile, test: currentTest, reply: replyToDict(reply) });
+  if (replyJsonAt !== -1 && !all) {
+    const entry = { file: currentFile, test: currentTest, reply: replyToDict(reply) };
+    if (spec.data.render && test.choice === undefined) { // §6: the turn from its items, and from its calls alone
+      const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
+      const turn = (make) => { try { return { turn: make() }; } catch (e) { if (e.code !== 'render_error') throw e; return { error: e.code }; } };
+      entry.assistant = turn(() => assistantTurn(spec, reply, response));
+      entry.converted = turn(() => convert(reply, spec, { lossy: true }));
+    }
+    replyJson.push(entry);
+  }
   if (all) for (const key of FIRST_LIST) if (!(key in expect)) throw new Error(`interpreter case lacks expect.${key}`);
   for (const [key, value] of Object.entries(expect)) if (key !== 'sniff') REPLY_CHECKS[key](reply, value);
   // §6.3: every reply of a format with a render part round-trips through its templates

@@ -63,7 +63,7 @@ function callVars(call, format) {
       if (call.arguments_undecodable) throw renderError(format, `call ${call.name}: undecodable arguments cannot be written as an object`);
       return isObject(raw) ? raw : call.arguments;
     },
-    arguments_text: typeof raw === 'string' ? raw : JSON.stringify(call.arguments),
+    arguments_text: typeof raw === 'string' ? raw : JSON.stringify(raw ?? call.arguments),
     arguments_raw: raw === undefined || raw === null ? call.arguments : raw,
   };
 }
@@ -93,7 +93,7 @@ export function assistantTurn(spec, reply, response) {
       });
     }
   } else {
-    const first = text === undefined || !render.text_item ? [] : [fill(render.text_item, lookupIn({ text }), format)];
+    const first = !text || !render.text_item ? [] : [fill(render.text_item, lookupIn({ text }), format)];
     items = [...first.filter((v) => v !== ABSENT), ...kept.map((c) => renderCall(render, c, format))];
   }
   const vars = { items, calls: kept.map((c) => renderCall(render, c, format)), text };
@@ -137,4 +137,27 @@ export function roundTrip(spec, response, reply, same) {
     checked++;
   }
   return checked;
+}
+
+// convert (§6.3): a reply's text and calls as `target`'s assistant turn, refusing what the
+// target cannot express — a call without an id where it `requires_id`, and unless `lossy`
+// provider data its `call` does not write and server-side calls.
+export function convert(reply, target, { lossy = false } = {}) {
+  const render = target.data.render;
+  if (!render) throw renderError(target.format, `${target.format} has no render part`);
+  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
+  if (render.requires_id) {
+    const bare = kept.find((c) => !c.id);
+    if (bare) throw renderError(target.format, `call ${bare.name} has no id, and ${target.format} pairs results with calls by id`);
+  }
+  if (!lossy) {
+    const written = JSON.stringify(render.call);
+    for (const call of kept) {
+      for (const key of Object.keys(call.provider_data || {})) {
+        if (!written.includes(`\${call.provider_data.${key}}`)) throw renderError(target.format, `${target.format} cannot carry the call's ${key}`);
+      }
+    }
+    if (reply.server_calls.length) throw renderError(target.format, `${target.format} cannot carry calls the provider ran itself`);
+  }
+  return assistantTurn(target, reply, undefined);
 }
