@@ -81,10 +81,24 @@ def _suite_counts() -> tuple[dict[str, int], dict[str, int]]:
 
 
 @pytest.fixture(scope="module")
-def counts() -> dict[str, Any]:
-    done = _run("--json")
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
+def js_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One run of the JS runner: its counts, and what it read from every wire test with its
+    rendered turns (run.js --reply-json)."""
+    out = tmp_path_factory.mktemp("js") / "replies.json"
+    done = _run("--json", "--reply-json", str(out))
+    replies: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
+    assert len(replies) >= 150  # every wire test that reads, not a sample
+    return json.loads(done.stdout), replies
+
+
+@pytest.fixture(scope="module")
+def counts(js_run: tuple[dict[str, Any], list[dict[str, Any]]]) -> dict[str, Any]:
+    return js_run[0]
+
+
+@pytest.fixture(scope="module")
+def js_replies(js_run: tuple[dict[str, Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return js_run[1]
 
 
 def test_the_js_implementation_fails_no_case(counts: dict[str, Any]) -> None:
@@ -120,16 +134,6 @@ def _without_messages(value: Any) -> Any:
     if isinstance(value, list):
         return [_without_messages(v) for v in value]
     return value
-
-
-@pytest.fixture(scope="module")
-def js_replies(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """What the JS side read from every wire test, with its rendered turns (run.js --reply-json)."""
-    out = tmp_path_factory.mktemp("js") / "replies.json"
-    _run("--json", "--reply-json", str(out))
-    replies: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
-    assert len(replies) >= 150  # every wire test that reads, not a sample
-    return replies
 
 
 def _python_reply(entry: dict[str, Any]) -> tuple[str, toolwire.Reply]:
