@@ -174,6 +174,28 @@ def test_the_js_rendered_turns_equal_pythons_for_every_wire_case(
         assert entry["converted"] == converted, where
 
 
+# The results run.js answers every kept call with, by the call's index (tools/js/run.js).
+ANSWERS: list[Any] = [
+    "ok",
+    {"temperature": 21},
+    [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+    {"content": [{"type": "text", "text": "failed"}], "isError": True},
+]
+
+
+def test_the_js_answers_equal_pythons_for_every_wire_case(
+    js_replies: list[dict[str, Any]],
+) -> None:
+    answered = [e for e in js_replies if "answered" in e]
+    assert len(answered) >= 150
+    for entry in answered:
+        _, python = _python_reply(entry)
+        fates = [call["fate"] for call in python.to_dict()["calls"]]
+        given = {i: ANSWERS[i % len(ANSWERS)] for i in range(len(fates)) if fates[i] != "dropped"}
+        where = f"{entry['file']} test {entry['test']}"
+        assert entry["answered"] == _turn(lambda: python.answer(given)), where  # noqa: B023
+
+
 def test_only_the_listed_kinds_are_left_not_implemented(counts: dict[str, Any]) -> None:
     for reason in counts["not_implemented"]:
         assert reason.split(":")[0] in MAY_BE_NOT_IMPLEMENTED, reason

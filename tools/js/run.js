@@ -14,7 +14,7 @@ import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
 import { compileTools, checkCalls } from './lib/tools.js';
 import { runStream } from './lib/stream_cases.js';
-import { roundTrip, assistantTurn, convert } from './lib/render.js';
+import { roundTrip, assistantTurn, convert, answer } from './lib/render.js';
 import { normalized } from './lib/normalize.js';
 import { loads } from './lib/json.js';
 import { replyToDict } from './lib/reply_json.js';
@@ -140,6 +140,11 @@ function checkReply(spec, test, all) {
       const turn = (make) => { try { return { turn: make() }; } catch (e) { if (e.code !== 'render_error') throw e; return { error: e.code }; } };
       entry.assistant = turn(() => assistantTurn(spec, reply, response));
       entry.converted = turn(() => convert(reply, spec, { lossy: true }));
+      // answers keyed by index: a text, a JSON object, MCP text blocks, an error, in turn
+      const kinds = ['ok', { temperature: 21 }, [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], { content: [{ type: 'text', text: 'failed' }], isError: true }];
+      const fate = fates(reply);
+      const given = new Map(reply.calls.map((_, i) => [i, kinds[i % kinds.length]]).filter(([i]) => fate[i] !== 'dropped'));
+      entry.answered = turn(() => answer(spec, reply, given));
     }
     replyJson.push(entry);
   }

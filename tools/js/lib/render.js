@@ -161,3 +161,70 @@ export function convert(reply, target, { lossy = false } = {}) {
   }
   return assistantTurn(target, reply, undefined);
 }
+
+const MCP_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+const isBlocks = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b) && MCP_TYPES.has(b.type));
+
+// §6.2: the `result.*` variables of one result (a string, JSON value, MCP blocks, a
+// CallToolResult `{content, isError}`, or an Error).
+function resultVars(render, given, format) {
+  let value = given; let isError = false;
+  if (given instanceof Error) { value = given.message; isError = true; }
+  else if (isObject(given) && Array.isArray(given.content) && 'isError' in given) { value = given.content; isError = given.isError === true; }
+  const blocks = isBlocks(value) ? value : null;
+  const textOf = () => {
+    if (!blocks) return typeof value === 'string' ? value : JSON.stringify(value);
+    return blocks.map((b) => {
+      if (b.type !== 'text') throw renderError(format, `a ${b.type} block cannot be written as text in ${format}`);
+      return b.text;
+    }).join('\n');
+  };
+  const renderBlock = (block) => {
+    const template = (render.blocks || {})[block.type];
+    if (template === undefined) throw renderError(format, `${format} cannot write an MCP ${block.type} block`);
+    return fill(template, lookupIn({ block }), format);
+  };
+  return {
+    isError,
+    vars: {
+      is_error: isError,
+      text: textOf,
+      value: () => (blocks ? textOf() : value),
+      object: () => (isObject(value) && !blocks ? value : { result: blocks ? textOf() : value }),
+      content: () => (blocks ? blocks.map(renderBlock) : textOf()),
+      blocks: () => (blocks ? blocks : [{ type: 'text', text: textOf() }]).map(renderBlock),
+    },
+  };
+}
+
+// answer (§6.3): one result per kept call, in the reply's order; `results` is a Map keyed
+// by call id (string), by the call itself, or by its index in reply.calls (number).
+export function answer(spec, reply, results) {
+  const render = spec.data.render;
+  const format = spec.format;
+  const fate = fates(reply);
+  const slotOf = new Map();
+  for (const key of results.keys()) {
+    let matches;
+    if (typeof key === 'number') matches = reply.calls[key] ? [key] : [];
+    else if (typeof key === 'string') matches = reply.calls.map((c, i) => (c.id === key ? i : -1)).filter((i) => i !== -1);
+    else matches = reply.calls.map((c, i) => (c === key ? i : -1)).filter((i) => i !== -1);
+    if (matches.length !== 1) throw renderError(format, matches.length ? `result key ${String(key)} matches ${matches.length} calls` : `result for no call of the reply: ${String(key)}`);
+    if (fate[matches[0]] === 'dropped') throw renderError(format, `a result for the dropped call ${reply.calls[matches[0]].name}`);
+    slotOf.set(matches[0], results.get(key));
+  }
+  const rendered = [];
+  reply.calls.forEach((call, i) => {
+    if (fate[i] === 'dropped') return;
+    let given = slotOf.get(i);
+    if (given === undefined) {
+      if (fate[i] !== 'rejected') throw renderError(format, `no result for the runnable call ${call.name}`);
+      given = new Error(call.arguments_error || 'the call was rejected');
+    }
+    const { isError, vars } = resultVars(render, given, format);
+    const template = isError ? render.error_result : render.result;
+    rendered.push(fill(template, lookupIn({ call: callVars(call, format), result: vars }), format));
+  });
+  if (render.results) return rendered.length ? [fill(render.results, lookupIn({ results: rendered }), format)] : [];
+  return rendered;
+}
