@@ -174,7 +174,7 @@ def test_the_js_rendered_turns_equal_pythons_for_every_wire_case(
         assert entry["converted"] == converted, where
 
 
-# The results run.js answers every kept call with, by the call's index (tools/js/run.js).
+# The results the JS side answers every kept call with, by its index (tools/js/lib/reply_json.js).
 ANSWERS: list[Any] = [
     "ok",
     {"temperature": 21},

@@ -14,10 +14,10 @@ import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
 import { compileTools, checkCalls } from './lib/tools.js';
 import { runStream } from './lib/stream_cases.js';
-import { roundTrip, assistantTurn, convert, answer } from './lib/render.js';
+import { roundTrip } from './lib/render.js';
 import { normalized } from './lib/normalize.js';
 import { loads } from './lib/json.js';
-import { replyToDict } from './lib/reply_json.js';
+import { dumped } from './lib/reply_json.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPECS = path.resolve(here, '..', '..', 'specs');
@@ -134,19 +134,8 @@ function checkReply(spec, test, all) {
   }
   const reply = read(spec, test.response, test.strict ?? null, test.choice ?? null);
   if (replyJsonAt !== -1 && !all) {
-    const entry = { file: currentFile, test: currentTest, reply: replyToDict(reply) };
-    if (spec.data.render && test.choice === undefined) { // §6: the turn from its items, and from its calls alone
-      const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
-      const turn = (make) => { try { return { turn: make() }; } catch (e) { if (e.code !== 'render_error') throw e; return { error: e.code }; } };
-      entry.assistant = turn(() => assistantTurn(spec, reply, response));
-      entry.converted = turn(() => convert(reply, spec, { lossy: true }));
-      // answers keyed by index: a text, a JSON object, MCP text blocks, an error, in turn
-      const kinds = ['ok', { temperature: 21 }, [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], { content: [{ type: 'text', text: 'failed' }], isError: true }];
-      const fate = fates(reply);
-      const given = new Map(reply.calls.map((_, i) => [i, kinds[i % kinds.length]]).filter(([i]) => fate[i] !== 'dropped'));
-      entry.answered = turn(() => answer(spec, reply, given));
-    }
-    replyJson.push(entry);
+    const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
+    replyJson.push({ file: currentFile, test: currentTest, ...dumped(spec, reply, response, test.choice === undefined) });
   }
   if (all) for (const key of FIRST_LIST) if (!(key in expect)) throw new Error(`interpreter case lacks expect.${key}`);
   for (const [key, value] of Object.entries(expect)) if (key !== 'sniff') REPLY_CHECKS[key](reply, value);
