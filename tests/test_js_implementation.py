@@ -8,12 +8,16 @@ runs its runner; where node or npm is missing it is skipped, saying so.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+import toolwire
 
 JS = Path(__file__).resolve().parent.parent / "tools" / "js"
 
@@ -28,9 +32,14 @@ def _tools() -> tuple[str, str]:
     return node, npm
 
 
-@pytest.fixture(scope="module")
-def runner_output() -> str:
-    node, npm = _tools()
+SUITE = JS.parent.parent / "specs" / "conformance"
+TOP_KINDS = ("expression", "interpreter", "spec-validation", "text", "tools")
+# Kinds whose cases may still be counted "not implemented in JS": none, every case of every
+# kind must run (a kind added here needs its reason beside it).
+MAY_BE_NOT_IMPLEMENTED: set[str] = set()
+
+
+def _install(node: str, npm: str) -> None:
     installed = JS / "node_modules" / ".package-lock.json"
     lock = JS / "package-lock.json"
     if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
@@ -38,36 +47,184 @@ def runner_output() -> str:
             [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
             cwd=JS, check=True, capture_output=True, text=True, timeout=300,
         )
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    node, npm = _tools()
+    _install(node, npm)
     done = subprocess.run(
-        [node, "run.js"], cwd=JS, capture_output=True, text=True, timeout=300
+        [node, "run.js", *args], cwd=JS, capture_output=True, text=True, timeout=600
     )
     assert done.returncode in (0, 1), done.stderr
-    return done.stdout
+    return done
 
 
-def test_the_js_implementation_passes_every_case_it_runs(runner_output: str) -> None:
-    totals = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", runner_output, re.M)
-    assert totals, runner_output
-    passed, failed, _skipped = map(int, totals.groups())
-    assert failed == 0, runner_output
-    assert passed >= 280, runner_output
+def _kind_of(path: Path) -> str:
+    top = path.relative_to(SUITE).parts[0]
+    if top in TOP_KINDS:
+        return top
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return "stream" if data.get("kind") == "stream" else "wire"
 
 
-def test_the_js_runner_counts_every_kind_it_does_not_implement(runner_output: str) -> None:
-    kinds = re.findall(r"^(\S+)\s+\d+ passed, \d+ failed, \d+ skipped", runner_output, re.M)
-    suite = JS.parent.parent / "specs" / "conformance"
-    folders = {p.name for p in suite.iterdir() if p.is_dir()}
-    assert {"wire", "interpreter", "spec-validation", "expression"} <= set(kinds)
-    assert set(kinds) - {"wire", "stream"} <= folders  # stream: stream_*.json in format folders
-    missing = re.search(r"^(\d+) not implemented in JS \((.*)\)$", runner_output, re.M)
-    for line in runner_output.splitlines():
-        if "not implemented in JS" in line and missing:
-            assert missing.group(2), "the kinds left out are named"
+def _suite_counts() -> tuple[dict[str, int], dict[str, int]]:
+    """Case files and optional case files per kind, counted here, not by the runner."""
+    cases: dict[str, int] = {}
+    optional: dict[str, int] = {}
+    for path in sorted(SUITE.rglob("*.json")):
+        kind = _kind_of(path)
+        cases[kind] = cases.get(kind, 0) + 1
+        if json.loads(path.read_text(encoding="utf-8")).get("optional"):
+            optional[kind] = optional.get(kind, 0) + 1
+    return cases, optional
+
+
+@pytest.fixture(scope="module")
+def js_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One run of the JS runner: its counts, and what it read from every wire test with its
+    rendered turns (run.js --reply-json)."""
+    out = tmp_path_factory.mktemp("js") / "replies.json"
+    done = _run("--json", "--reply-json", str(out))
+    replies: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
+    assert len(replies) >= 150  # every wire test that reads, not a sample
+    return json.loads(done.stdout), replies
+
+
+@pytest.fixture(scope="module")
+def counts(js_run: tuple[dict[str, Any], list[dict[str, Any]]]) -> dict[str, Any]:
+    return js_run[0]
+
+
+@pytest.fixture(scope="module")
+def js_replies(js_run: tuple[dict[str, Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return js_run[1]
+
+
+def test_the_js_implementation_fails_no_case(counts: dict[str, Any]) -> None:
+    assert counts["totals"]["failed"] == 0, "\n".join(counts["failures"])
+    assert counts["failures"] == []
+
+
+def test_the_js_runner_accounts_for_every_case_of_every_kind(counts: dict[str, Any]) -> None:
+    cases, optional = _suite_counts()
+    assert set(counts["kinds"]) == set(cases)
+    for kind, number in cases.items():
+        got = counts["kinds"][kind]
+        ran = got["passed"] + got["failed"] + got["skipped"] + got["not_implemented"]
+        assert ran == number, kind
+        assert got["skipped"] == optional.get(kind, 0), f"{kind}: only optional cases are skipped"
+        if kind not in MAY_BE_NOT_IMPLEMENTED:
+            assert got["not_implemented"] == 0, f"{kind}: {counts['not_implemented']}"
+            assert got["passed"] == number - optional.get(kind, 0), kind
+
+
+def test_every_rendered_wire_reply_round_trips_in_js(counts: dict[str, Any]) -> None:
+    # specs/README.md §6.3, run inside the wire cases: each reply of a format with a render
+    # part, its turn from its items and from its calls alone. 388 at this writing; the
+    # floor catches the property being disconnected, a failure fails its case above.
+    assert counts["render_round_trips"] >= 350
+
+
+def _without_messages(value: Any) -> Any:
+    """Reply JSON without its messages, each implementation's own wording (specs/README.md §7)."""
+    if isinstance(value, dict):
+        return {k: _without_messages(v) for k, v in value.items()
+                if k not in ("reason", "arguments_error")}
+    if isinstance(value, list):
+        return [_without_messages(v) for v in value]
+    return value
+
+
+def _python_reply(entry: dict[str, Any]) -> tuple[str, toolwire.Reply]:
+    case = json.loads((SUITE / entry["file"]).read_text(encoding="utf-8"))
+    test = case["tests"][entry["test"]]
+    fmt = case["format"] or toolwire.sniff_format(test["response"])
+    assert isinstance(fmt, str), entry
+    options = {k: test[k] for k in ("strict", "choice") if k in test}
+    return fmt, toolwire.read(fmt, test["response"], **options)
+
+
+def test_the_js_reply_json_equals_pythons_for_every_wire_case(
+    js_replies: list[dict[str, Any]],
+) -> None:
+    for entry in js_replies:
+        _, python = _python_reply(entry)
+        where = f"{entry['file']} test {entry['test']}"
+        assert _without_messages(entry["reply"]) == _without_messages(python.to_dict()), where
+
+
+def _turn(make: Any) -> dict[str, Any]:
+    try:
+        return {"turn": make()}
+    except toolwire.ToolwireError as error:
+        return {"error": error.code}
+
+
+def test_the_js_rendered_turns_equal_pythons_for_every_wire_case(
+    js_replies: list[dict[str, Any]],
+) -> None:
+    rendered = [e for e in js_replies if "assistant" in e]
+    assert len(rendered) >= 150
+    for entry in rendered:
+        fmt, python = _python_reply(entry)
+        where = f"{entry['file']} test {entry['test']}"
+        assert entry["assistant"] == _turn(python.assistant_message), where
+        converted = _turn(lambda: toolwire.convert(python, to=fmt, lossy=True))  # noqa: B023
+        assert entry["converted"] == converted, where
+
+
+# The results the JS side answers every kept call with, by its index (tools/js/lib/reply_json.js).
+ANSWERS: list[Any] = [
+    "ok",
+    {"temperature": 21},
+    [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+    {"content": [{"type": "text", "text": "failed"}], "isError": True},
+]
+
+
+def test_the_js_answers_equal_pythons_for_every_wire_case(
+    js_replies: list[dict[str, Any]],
+) -> None:
+    answered = [e for e in js_replies if "answered" in e]
+    assert len(answered) >= 150
+    for entry in answered:
+        _, python = _python_reply(entry)
+        fates = [call["fate"] for call in python.to_dict()["calls"]]
+        given = {i: ANSWERS[i % len(ANSWERS)] for i in range(len(fates)) if fates[i] != "dropped"}
+        where = f"{entry['file']} test {entry['test']}"
+        assert entry["answered"] == _turn(lambda: python.answer(given)), where  # noqa: B023
+
+
+def test_no_case_is_left_not_implemented(counts: dict[str, Any]) -> None:
+    for reason in counts["not_implemented"]:
+        assert reason.split(":")[0] in MAY_BE_NOT_IMPLEMENTED, reason
+
+
+def test_the_js_runner_prints_honest_totals() -> None:
+    out = _run().stdout
+    totals = re.search(
+        r"^(\d+) passed, (\d+) failed, (\d+) skipped \(optional\), (\d+) not implemented$",
+        out, re.M,
+    )
+    assert totals, out
+    cases, _ = _suite_counts()
+    assert sum(map(int, totals.groups())) == sum(cases.values())
+
+
+def test_a_case_key_the_runner_does_not_check_fails_loudly(tmp_path: Path) -> None:
+    source = SUITE / "openai" / "call_without_name_is_skipped.json"
+    case = json.loads(source.read_text(encoding="utf-8"))
+    case["tests"][0]["expect"]["calls_in_order"] = True
+    (tmp_path / "openai").mkdir()
+    (tmp_path / "openai" / "extra_key.json").write_text(json.dumps(case), encoding="utf-8")
+    done = _run("--json", "--suite", str(tmp_path))
+    result = json.loads(done.stdout)
+    assert done.returncode == 1
+    assert result["totals"] == {"passed": 0, "failed": 1, "skipped": 0, "not_implemented": 0}
+    assert "calls_in_order" in result["failures"][0]  # named, by the case schema or the runner
 
 
 def test_the_js_dependencies_are_pinned_by_the_lockfile() -> None:
-    import json
-
     package = json.loads((JS / "package.json").read_text(encoding="utf-8"))
     lock = json.loads((JS / "package-lock.json").read_text(encoding="utf-8"))
     assert set(package["dependencies"]) == {"ajv", "jmespath", "yaml"}

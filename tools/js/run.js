@@ -1,21 +1,35 @@
 #!/usr/bin/env node
 // The conformance runner: every case under specs/conformance/, validated against the case
-// schema, then run on this implementation. Prints per-kind counts and
-// "N passed, N failed, N skipped"; exits 1 when a case fails.
+// schema, then run on this implementation. Every key of a case and of each test's `expect` is
+// checked, or the case fails naming the key: nothing passes unchecked. Prints per-kind counts,
+// then "N passed, N failed, N skipped (optional), N not implemented"; exits 1 when a case fails.
+// `--json` prints the counts as one JSON object instead (tests/test_js_implementation.py).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { loadFolder, loadFile, compileSpec, sortProblems } from './lib/loader.js';
-import { read, sniff, ToolwireError } from './lib/interpreter.js';
+import { read, sniff, fates, fromStructuredOutput, ToolwireError } from './lib/interpreter.js';
 import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
+import { compileTools, checkCalls } from './lib/tools.js';
+import { runStream } from './lib/stream_cases.js';
+import { roundTrip } from './lib/render.js';
+import { normalized } from './lib/normalize.js';
+import { loads } from './lib/json.js';
+import { dumped } from './lib/reply_json.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPECS = path.resolve(here, '..', '..', 'specs');
-const SUITE = path.join(SPECS, 'conformance');
+// `--reply-json FILE` writes the Reply JSON (§7) of every wire test read, for a differential test.
+const replyJsonAt = process.argv.indexOf('--reply-json');
+const replyJson = [];
+// `--suite DIR` runs the cases of another folder laid out like specs/conformance/ (the runner's own tests).
+const suiteAt = process.argv.indexOf('--suite');
+const SUITE = suiteAt === -1 ? path.join(SPECS, 'conformance') : path.resolve(process.argv[suiteAt + 1]);
 const KNOWN = ['expression', 'interpreter', 'spec-validation', 'text', 'tools'];
 const verbose = process.argv.includes('-v');
+const asJson = process.argv.includes('--json');
 
 const caseSchema = JSON.parse(fs.readFileSync(path.join(SPECS, 'schema', 'conformance-case.v1.schema.json'), 'utf8'));
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -43,42 +57,111 @@ function expectSame(got, want, what) {
   if (!same(got, want)) throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
 }
 
-function checkReply(spec, test, all) {
-  const { expect } = test;
-  if (expect.error) {
-    try { read(spec, test.response, test.strict ?? null); } catch (error) {
-      if (!(error instanceof ToolwireError)) throw error;
-      expectSame(error.code, expect.error.code, 'error code');
-      for (const field of ['item_index', 'item_type']) if (field in expect.error) expectSame(error[field] ?? null, expect.error[field], field);
-      return;
+// Keys of an object the runner has no check for fail the case loudly.
+function onlyKeys(object, allowed, what) {
+  const extra = Object.keys(object).filter((k) => !allowed.includes(k));
+  if (extra.length) throw new Error(`${what}: the runner does not check ${extra.join(', ')}`);
+}
+
+// A call as §4 compares it: to_dict() without arguments_error; provenance keys only where given.
+const PROVENANCE = ['raw_arguments', 'item_index', 'provider_data'];
+const CALL_KEYS = ['name', 'arguments', 'id', 'synthetic', 'arguments_undecodable', 'arguments_error_code', ...PROVENANCE];
+function callsAsExpected(calls, want) {
+  return calls.map((call, i) => {
+    const given = (want && want[i]) || {};
+    const out = {};
+    for (const key of CALL_KEYS) {
+      if (!(key in call)) continue;
+      if (PROVENANCE.includes(key) && !(key in given)) continue;
+      if (key === 'provider_data' && !Object.keys(call[key]).length && !(key in given)) continue;
+      out[key] = call[key];
     }
-    throw new Error(`expected error ${expect.error.code}, read succeeded`);
-  }
-  const reply = read(spec, test.response, test.strict ?? null);
-  // §4: raw_arguments, item_index and provider_data are compared where the case gives them
-  reply.calls.forEach((call, i) => {
-    for (const key of ['raw_arguments', 'item_index', 'provider_data']) {
-      if (!(expect.calls && expect.calls[i] && key in expect.calls[i])) delete call[key];
-    }
+    return out;
   });
-  for (const key of ['calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'skipped', 'fates']) {
-    if (key in expect) expectSame(reply[key], expect[key], key);
-    else if (all && key !== 'fates') throw new Error(`interpreter case lacks expect.${key}`);
+}
+// Records compared on the keys the case gives (§4: `skipped`, `unknown`, `refused`, `call_records`).
+const projected = (records, want) => records.map((r, i) => Object.fromEntries(Object.keys((want && want[i]) || r).map((k) => [k, r[k] ?? null])));
+
+// The reply keys of §4 and how each is compared.
+const REPLY_CHECKS = {
+  calls: (reply, want) => expectSame(callsAsExpected(reply.calls, want), want, 'calls'),
+  server_calls: (reply, want) => expectSame(reply.server_calls, want, 'server_calls'),
+  truncated: (reply, want) => expectSame(reply.truncated, want, 'truncated'),
+  finish_reason: (reply, want) => expectSame(reply.finish_reason, want, 'finish_reason'),
+  unknown_types: (reply, want) => expectSame(reply.unknown_types, want, 'unknown_types'),
+  skipped: (reply, want) => expectSame(projected(reply.skipped, want), want, 'skipped'),
+  unknown: (reply, want) => expectSame(projected(reply.unknown, want), want, 'unknown'),
+  refused: (reply, want) => expectSame(projected(reply.refused, want), want, 'refused'),
+  call_records: (reply, want) => expectSame(projected(reply.call_records, want), want, 'call_records'),
+  fates: (reply, want) => expectSame(fates(reply), want, 'fates'),
+  choice_count: (reply, want) => expectSame(reply.choice_count, want, 'choice_count'),
+};
+const ERROR_KEYS = ['code', 'item_index', 'item_type', 'reply'];
+
+function checkError(error, want, what = 'error') {
+  if (!(error instanceof ToolwireError)) throw error;
+  onlyKeys(want, ERROR_KEYS, `expect.${what}`);
+  expectSame(error.code, want.code, `${what} code`);
+  for (const field of ['item_index', 'item_type']) if (field in want) expectSame(error[field] ?? null, want[field], `${what} ${field}`);
+  if ('reply' in want) {
+    if (!error.reply) throw new Error(`${what} carries no partial reply`);
+    onlyKeys(want.reply, Object.keys(REPLY_CHECKS), `expect.${what}.reply`);
+    for (const [key, value] of Object.entries(want.reply)) REPLY_CHECKS[key](error.reply, value);
   }
 }
+
+const TEST_KEYS = ['description', 'response', 'strict', 'choice', 'structured_output', 'expect'];
+const FIRST_LIST = ['calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'skipped'];
+function checkReply(spec, test, all) {
+  onlyKeys(test, TEST_KEYS, 'test');
+  const { expect } = test;
+  if (test.structured_output) {
+    onlyKeys(test.structured_output, ['tool_name'], 'test.structured_output');
+    onlyKeys(expect, ['structured_call', 'error'], 'expect');
+    let call;
+    try { call = fromStructuredOutput(spec, test.response, test.structured_output.tool_name, test.choice ?? null); } catch (error) {
+      if (!expect.error) throw error;
+      checkError(error, expect.error); return;
+    }
+    if (expect.error) throw new Error(`expected error ${expect.error.code}, from_structured_output succeeded`);
+    expectSame(callsAsExpected([call], [expect.structured_call])[0], expect.structured_call, 'structured_call');
+    return;
+  }
+  onlyKeys(expect, [...Object.keys(REPLY_CHECKS), 'error', 'sniff'], 'expect');
+  if (expect.error) {
+    try { read(spec, test.response, test.strict ?? null, test.choice ?? null); } catch (error) { checkError(error, expect.error); return; }
+    throw new Error(`expected error ${expect.error.code}, read succeeded`);
+  }
+  const reply = read(spec, test.response, test.strict ?? null, test.choice ?? null);
+  if (replyJsonAt !== -1 && !all) {
+    const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
+    replyJson.push({ file: currentFile, test: currentTest, ...dumped(spec, reply, response, test.choice === undefined) });
+  }
+  if (all) for (const key of FIRST_LIST) if (!(key in expect)) throw new Error(`interpreter case lacks expect.${key}`);
+  for (const [key, value] of Object.entries(expect)) if (key !== 'sniff') REPLY_CHECKS[key](reply, value);
+  // §6.3: every reply of a format with a render part round-trips through its templates
+  if (spec.data && spec.data.render && test.choice === undefined) {
+    const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
+    roundTrips += roundTrip(spec, response, reply, same);
+  }
+}
+let roundTrips = 0;
 
 const textSpecs = {};
 const runners = {
   text(data) {
     const source = textSpecs[data.format] ||= fs.readFileSync(path.join(SPECS, 'text', `${data.format}.yaml`), 'utf8');
     for (const test of data.tests) {
+      onlyKeys(test, ['description', 'text', 'params', 'expect'], 'test');
+      onlyKeys(test.expect, ['calls', 'clean_text'], 'expect');
       const got = textScanner(source, test.params)(test.text);
       expectSame(got.calls, test.expect.calls, `${test.description}: calls`);
       expectSame(got.clean_text, test.expect.clean_text, `${test.description}: clean_text`);
     }
   },
   wire(data) {
-    for (const test of data.tests) {
+    for (const [i, test] of data.tests.entries()) {
+      currentTest = i;
       let format = data.format;
       if ('sniff' in test.expect) expectSame(sniff(specs, test.response), test.expect.sniff, 'sniff');
       if (format === null) format = sniff(specs, test.response);
@@ -95,6 +178,8 @@ const runners = {
   },
   expression(data) {
     for (const test of data.tests) {
+      onlyKeys(test, ['description', 'expression', 'data', 'expect'], 'test');
+      onlyKeys(test.expect, ['value', 'error'], 'expect');
       const expression = compileExpression(test.expression);
       if ('error' in test.expect) {
         let failed = false;
@@ -104,6 +189,7 @@ const runners = {
     }
   },
   'spec-validation'(data) {
+    onlyKeys(data.expect, ['problems'], 'expect');
     const files = { [data.file_name]: data.spec_text, ...(data.other_files || {}) };
     const { problems } = loadFile(data.file_name, files, bundled.specs, SPECS);
     const got = sortProblems(problems).map((p) => {
@@ -113,39 +199,84 @@ const runners = {
     });
     expectSame(got, data.expect.problems, 'problems');
   },
+  tools(data) {
+    const spec = specs[data.format];
+    for (const test of data.tests) {
+      onlyKeys(test, ['description', 'tools', 'response', 'expect'], 'test');
+      const { expect } = test;
+      onlyKeys(expect, ['calls', 'fates', 'names', 'parameters', 'error'], 'expect');
+      let compiled;
+      try { compiled = compileTools(spec, test.tools); } catch (error) {
+        if (!expect.error || !(error instanceof ToolwireError)) throw error;
+        onlyKeys(expect.error, ['code', 'tool', 'index', 'pointer'], 'expect.error');
+        for (const [key, value] of Object.entries(expect.error)) expectSame(key === 'code' ? error.code : error[key], value, `error ${key}`);
+        continue;
+      }
+      if (expect.error) throw new Error(`expected error ${expect.error.code}, the tools compiled`);
+      if ('names' in expect) expectSame(compiled.names, expect.names, 'names');
+      for (const [name, schema] of Object.entries(expect.parameters || {})) expectSame(compiled.parameters[name] ?? null, schema, `parameters(${name})`);
+      const reply = read(spec, test.response);
+      reply.calls = checkCalls(compiled, reply.calls);
+      if ('calls' in expect) {
+        const got = reply.calls.map((c) => ({
+          name: c.name, id: c.id, unknown_tool: c.unknown_tool, arguments_invalid: c.arguments_invalid,
+          arguments_errors: c.arguments_errors.map(({ pointer, keyword }) => ({ pointer, keyword })),
+        }));
+        expectSame(got, expect.calls, 'calls');
+      }
+      if ('fates' in expect) expectSame(fates(reply), expect.fates, 'fates');
+    }
+  },
+  stream(data) {
+    for (const test of data.tests) runStream(specs, data.format, test, { same, expectSame, onlyKeys, callsAsExpected });
+  },
+};
+
+const TOP_KEYS = {
+  wire: ['description', 'source', 'source_ref', 'format', 'tests', 'optional'],
+  interpreter: ['description', 'source', 'source_ref', 'spec', 'tests', 'optional'],
+  'spec-validation': ['description', 'source', 'source_ref', 'file_name', 'spec_text', 'other_files', 'expect', 'optional'],
+  text: ['description', 'source', 'source_ref', 'format', 'tests', 'optional'],
+  expression: ['description', 'source', 'source_ref', 'tests', 'optional'],
+  tools: ['description', 'source', 'source_ref', 'format', 'tests', 'optional'],
+  stream: ['description', 'source', 'source_ref', 'format', 'kind', 'tests', 'optional'],
 };
 
 const counts = {};
-const totals = { passed: 0, failed: 0, skipped: 0, missing: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0, not_implemented: 0 };
 const notImplemented = new Set();
+const failures = [];
 const files = fs.readdirSync(SUITE, { recursive: true }).filter((f) => f.endsWith('.json')).sort();
+let currentFile = null; let currentTest = null;
 for (const file of files) {
+  currentFile = file;
   const top = file.split(path.sep)[0];
-  const wire = fs.existsSync(path.join(SPECS, 'wire', `${top}.yaml`));
-  const kind = KNOWN.includes(top) ? top : (wire && path.basename(file).startsWith('stream_') ? 'stream' : (wire ? 'wire' : top));
-  const count = (counts[kind] ||= { passed: 0, failed: 0, skipped: 0, missing: 0 });
-  const bump = (what) => { count[what]++; totals[what]++; };
   const data = JSON.parse(fs.readFileSync(path.join(SUITE, file), 'utf8'));
+  const kind = KNOWN.includes(top) ? top : (data.kind === 'stream' ? 'stream' : 'wire');
+  const count = (counts[kind] ||= { passed: 0, failed: 0, skipped: 0, not_implemented: 0 });
+  const bump = (what) => { count[what]++; totals[what]++; };
+  const fail = (message) => { bump('failed'); failures.push(`${file}: ${message}`); if (!asJson) console.log(`FAIL ${file}: ${message.slice(0, 400)}`); };
   const validate = validatorFor(kind);
-  if (validate && !validate(data)) {
-    bump('failed'); console.log(`FAIL ${file}: not a valid ${kind} case: ${ajv.errorsText(validate.errors)}`); continue;
-  }
+  if (!validate) { fail(`no case schema for kind ${kind}`); continue; }
+  if (!validate(data)) { fail(`not a valid ${kind} case: ${validate.errors.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`); continue; }
   if (data.optional) { bump('skipped'); if (verbose) console.log(`SKIP ${file} (optional: ${data.optional})`); continue; }
-  if (!runners[kind]) { bump('missing'); notImplemented.add(kind); continue; }
-  // Issue 9's values part (choices, structured_output, per-call and refused/unknown records,
-  // the partial reply of a refusal) is not in the JS implementation yet: counted, never hidden.
-  const newer = JSON.stringify(data.tests || []);
-  if ((kind === 'wire' || kind === 'interpreter') && /"(choice|structured_output|unknown|refused|call_records|choice_count|reply|structured_call)":/.test(newer)) {
-    bump('missing'); notImplemented.add(`${kind} records/choices/structured_output`); continue;
-  }
-  try { runners[kind](data); bump('passed'); } catch (error) {
-    if (error instanceof NotImplemented) { bump('missing'); notImplemented.add(`${kind}: ${error.message}`); continue; }
-    bump('failed'); console.log(`FAIL ${file}: ${error.message.slice(0, 400)}`);
+  if (!runners[kind]) { bump('not_implemented'); notImplemented.add(kind); continue; }
+  try {
+    onlyKeys(data, TOP_KEYS[kind], 'case');
+    runners[kind](data); bump('passed');
+  } catch (error) {
+    if (error instanceof NotImplemented) { bump('not_implemented'); notImplemented.add(`${kind}: ${error.message}`); continue; }
+    fail(error.message);
   }
 }
-for (const [kind, c] of Object.entries(counts).sort()) {
-  console.log(`${kind.padEnd(16)} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.missing ? `, ${c.missing} not implemented in JS` : ''}`);
+if (replyJsonAt !== -1) fs.writeFileSync(process.argv[replyJsonAt + 1], JSON.stringify(replyJson));
+if (asJson) console.log(JSON.stringify({ kinds: counts, totals, not_implemented: [...notImplemented].sort(), failures, render_round_trips: roundTrips }));
+else {
+  for (const [kind, c] of Object.entries(counts).sort()) {
+    console.log(`${kind.padEnd(16)} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.not_implemented ? `, ${c.not_implemented} not implemented in JS` : ''}`);
+  }
+  console.log(`render round trips (§6.3, within the wire cases): ${roundTrips}`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (optional), ${totals.not_implemented} not implemented`);
+  if (totals.not_implemented) console.log(`not implemented in JS: ${[...notImplemented].sort().join(', ')}`);
 }
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-if (totals.missing) console.log(`${totals.missing} not implemented in JS (${[...notImplemented].sort().join(', ')})`);
 process.exit(totals.failed ? 1 : 0);

@@ -1,6 +1,7 @@
 // read(spec, response): the evaluation of specs/README.md §1.3, on a loaded spec.
 import { decodeArguments, isObject, loads } from './json.js';
 import { holds } from './expression.js';
+import { normalized } from './normalize.js';
 
 export class ToolwireError extends Error {
   constructor(code, message, fields = {}) { super(message); this.code = code; Object.assign(this, fields); }
@@ -42,23 +43,27 @@ function byCodePoints(a, b) {
   return x.length - y.length;
 }
 
-// Every item in response order: { index, item, type }.
+// Every item in response order: { index, item, type, location }.
 function* walk(spec, response) {
   for (const source of spec.items) {
     const items = listed(source.select.evaluate(response), source.single, source.select.source);
-    for (const [index, item] of items.entries()) {
-      if (!isObject(item)) throw malformed('item is not an object', { item_index: index });
-      yield { index, item, type: typeOf(source, item) };
-      for (const nested of source.nested || []) {
-        if (!holds(nested.when, item)) continue;
-        for (const child of listed(nested.select.evaluate(item), false, nested.select.source)) {
-          if (!isObject(child)) throw malformed('item is not an object', { item_index: index });
-          if ((source.nested || []).some((n) => holds(n.when, child))) {
-            throw malformed('nested items are walked one level only', { item_index: index });
-          }
-          yield { index, item: child, type: typeOf(source, child) };
-        }
+    for (const [index, item] of items.entries()) yield* withNested(source, item, index);
+  }
+}
+
+// One top-level item of a source and its nested children (§1.3 step 3).
+export function* withNested(source, item, index) {
+  if (!isObject(item)) throw malformed('item is not an object', { item_index: index });
+  const location = source.single ? source.select.source : `${source.select.source}[${index}]`;
+  yield { index, item, type: typeOf(source, item), location };
+  for (const nested of source.nested || []) {
+    if (!holds(nested.when, item)) continue;
+    for (const [j, child] of listed(nested.select.evaluate(item), false, nested.select.source).entries()) {
+      if (!isObject(child)) throw malformed('item is not an object', { item_index: index });
+      if ((source.nested || []).some((n) => holds(n.when, child))) {
+        throw malformed('nested items are walked one level only', { item_index: index });
       }
+      yield { index, item: child, type: typeOf(source, child), location: `${location}.${nested.select.source}[${j}]` };
     }
   }
 }
@@ -66,8 +71,8 @@ function* walk(spec, response) {
 function match(spec, item, type) {
   if (typeof type !== 'string') return null;
   for (const kind of KINDS) {
-    for (const entry of spec[kind] || []) {
-      if (entry.type === type && (!entry.when || holds(entry.when, item))) return { kind, entry };
+    for (const [i, entry] of (spec[kind] || []).entries()) {
+      if (entry.type === type && (!entry.when || holds(entry.when, item))) return { kind, entry, index: i };
     }
   }
   return null;
@@ -75,71 +80,152 @@ function match(spec, item, type) {
 
 const textOrNull = (v) => (typeof v === 'string' ? v : null);
 
-export function read(spec, data, strict = null) {
+// The list at a dotted field path, or undefined (§1.9).
+const atPath = (data, path) => path.split('.').reduce((v, k) => (isObject(v) ? v[k] : undefined), data);
+
+// §1.9: the view of alternative k — objects on the path copied, the list replaced by [list[k]].
+function viewOf(spec, response, choice) {
+  const count = spec.choices ? (Array.isArray(atPath(response, spec.choices.list)) ? atPath(response, spec.choices.list).length : 0) : null;
+  if (choice === null || choice === undefined) return { view: response, count, choice: 0 };
+  if (!Number.isInteger(choice) || choice < 0) throw new TypeError('choice must be an integer >= 0');
+  if (!spec.choices) {
+    if (choice > 0) throw new ToolwireError('not_declared', `${spec.format} declares no choices`, { part: 'choices' });
+    return { view: response, count, choice };
+  }
+  if (choice >= count) throw malformed(`choice ${choice} of ${count} alternatives`);
+  const keys = spec.choices.list.split('.');
+  const copy = (obj, depth) => {
+    const out = { ...obj };
+    out[keys[depth]] = depth === keys.length - 1 ? [obj[keys[depth]][choice]] : copy(obj[keys[depth]], depth + 1);
+    return out;
+  };
+  return { view: copy(response, 0), count, choice };
+}
+
+function parsed(data) {
   let response = data;
   if (typeof response === 'string') {
     try { response = loads(response); } catch { throw malformed('response is not JSON'); }
   }
   if (!isObject(response)) throw malformed('a response must be a JSON object');
-  // specs/README.md §6.9: one event of the format's stream is refused, naming the accumulator.
+  return response;
+}
+
+// Classify one walked item into the reply's lists (§1.3 steps 4-5); refusals are collected.
+export function visit(spec, reply, refusals, { index, item, type, location }, refuseUnknown) {
+  const shown = typeof type === 'string' ? type : (type && type.unlisted) || null;
+  const found = match(spec, item, type);
+  const record = { item_index: index, location, item_type: shown };
+  reply.items.push({ ...record, kind: found ? found.kind : 'unknown', entry: found ? found.index : null });
+  if (!found) {
+    if (refuseUnknown) {
+      const reason = `unknown item type ${shown}`;
+      reply.refused.push({ ...record, code: 'unknown_item_type', reason });
+      refusals.push(new ToolwireError('unknown_item_type', reason, { ...record }));
+      return;
+    }
+    reply.unknown.push({ ...record, reason: `no entry of ${spec.format} matches this item` });
+    if (shown !== null && !reply.unknown_types.includes(shown)) reply.unknown_types.push(shown);
+    return;
+  }
+  const { kind, entry } = found;
+  if (kind === 'refuse') {
+    reply.refused.push({ ...record, code: 'unmapped_call', reason: entry.reason });
+    refusals.push(new ToolwireError('unmapped_call', entry.reason, { ...record, reason: entry.reason }));
+  } else if (kind === 'calls') {
+    const name = entry.name.evaluate(item);
+    if (typeof name !== 'string' || !name) { reply.skipped.push(record); return; }
+    const raw = entry.arguments.evaluate(item);
+    const decoded = decodeArguments(raw);
+    const call = {
+      name, arguments: structuredClone(decoded.arguments), id: entry.id ? idText(entry.id.evaluate(item)) : '',
+      synthetic: false, arguments_undecodable: decoded.undecodable,
+    };
+    if (decoded.code) { call.arguments_error_code = decoded.code; call.arguments_error = `the arguments do not decode (${decoded.code})`; }
+    if (raw !== null) call.raw_arguments = raw; // §1.7: provenance, as sent
+    call.item_index = index;
+    const kept = (entry.keep || []).map(([key, e]) => [key, e.evaluate(item)]).filter(([, v]) => v !== null);
+    if (kept.length) call.provider_data = Object.fromEntries(kept);
+    reply.calls.push(call);
+    reply.call_records.push({ ...record, entry: found.index, arguments_selected: raw !== null });
+  } else if (kind === 'server_side') {
+    const server = { type: shown, id: textOrNull(entry.id.evaluate(item)) ?? '' };
+    const name = textOrNull(entry.name.evaluate(item));
+    const status = textOrNull(entry.status.evaluate(item));
+    if (name !== null) server.name = name;
+    if (status !== null) server.status = status;
+    const input = entry.input ? entry.input.evaluate(item) : null;
+    if (input !== null && input !== undefined) server.input = input; // §1.3 step 5
+    reply.server_calls.push(server);
+  }
+}
+
+export const emptyReply = (spec) => ({
+  format: spec.format, calls: [], server_calls: [], unknown_types: [], skipped: [], unknown: [], refused: [],
+  call_records: [], items: [], truncated: false, finish_reason: null, choice: 0, choice_count: null, text: null,
+});
+
+// read(spec, response, strict, choice): the Reply of §1.3 (records, choices and text included).
+export function read(spec, data, strict = null, choice = null) {
+  const response = normalized(spec, parsed(data));
+  // specs/README.md §9.9: one event of the format's stream is refused, naming the accumulator.
   if (spec.stream_event && holds(spec.stream_event, response)) {
     throw malformed(`this is one event of a ${spec.format} stream, not a response: use the Accumulator`);
   }
+  const { view, count, choice: chosen } = viewOf(spec, response, choice);
   const refuseUnknown = strict === null || strict === undefined ? spec.unknown_items === 'refuse' : strict;
-  const reply = { calls: [], server_calls: [], unknown_types: [], skipped: [] };
+  const reply = { ...emptyReply(spec), choice: chosen, choice_count: count };
+  const refusals = [];
   try {
-    for (const { index, item, type } of walk(spec, response)) {
-      const shown = typeof type === 'string' ? type : (type && type.unlisted) || null;
-      const found = match(spec, item, type);
-      if (!found) {
-        if (refuseUnknown) throw new ToolwireError('unknown_item_type', `unknown item type ${shown}`, { item_index: index, item_type: shown });
-        if (shown !== null && !reply.unknown_types.includes(shown)) reply.unknown_types.push(shown);
-        continue;
-      }
-      const { kind, entry } = found;
-      if (kind === 'refuse') throw new ToolwireError('unmapped_call', entry.reason, { item_index: index, item_type: shown });
-      if (kind === 'calls') {
-        const name = entry.name.evaluate(item);
-        if (typeof name !== 'string' || !name) { reply.skipped.push({ item_index: index, item_type: shown }); continue; }
-        const raw = entry.arguments.evaluate(item);
-        const decoded = decodeArguments(raw);
-        const call = {
-          name, arguments: structuredClone(decoded.arguments), id: entry.id ? idText(entry.id.evaluate(item)) : '',
-          synthetic: false, arguments_undecodable: decoded.undecodable,
-        };
-        if (decoded.code) call.arguments_error_code = decoded.code;
-        if (raw !== null) call.raw_arguments = raw; // §1.7: provenance, as sent
-        call.item_index = index;
-        const kept = (entry.keep || []).map(([key, e]) => [key, e.evaluate(item)]).filter(([, v]) => v !== null);
-        if (kept.length) call.provider_data = Object.fromEntries(kept);
-        reply.calls.push(call);
-      } else if (kind === 'server_side') {
-        const server = { type: shown, id: textOrNull(entry.id.evaluate(item)) ?? '' };
-        const name = textOrNull(entry.name.evaluate(item));
-        const status = textOrNull(entry.status.evaluate(item));
-        if (name !== null) server.name = name;
-        if (status !== null) server.status = status;
-        const input = entry.input ? entry.input.evaluate(item) : null;
-        if (input !== null && input !== undefined) server.input = input;  // §1.3 step 5
-        reply.server_calls.push(server);
-      }
-    }
-    reply.truncated = spec.truncated ? holds(spec.truncated, response) : false;
-    reply.finish_reason = spec.finish_reason ? textOrNull(spec.finish_reason.evaluate(response)) : null;
+    for (const walked of walk(spec, view)) visit(spec, reply, refusals, walked, refuseUnknown);
+    reply.truncated = spec.truncated ? holds(spec.truncated, view) : false;
+    reply.finish_reason = spec.finish_reason ? textOrNull(spec.finish_reason.evaluate(view)) : null;
+    if (spec.content) reply.text = textOf(spec.content.evaluate(view));
   } catch (error) {
+    if (refusals.length) throw withReply(refusals[0], reply); // the first refusal wins (§1.3 step 7)
     if (error instanceof ToolwireError) throw error;
     throw malformed(`an expression of the spec failed: ${error.message}`);
   }
   reply.fates = fates(reply);
+  if (refusals.length) throw withReply(refusals[0], reply);
   return reply;
 }
 
+const withReply = (error, reply) => { error.reply = { ...reply, fates: fates(reply) }; return error; };
+
+// §1.10: a string, or the string members of a list joined; anything else is no text.
+function textOf(value) {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    const parts = value.filter((v) => typeof v === 'string');
+    return value.length ? parts.join('') : null;
+  }
+  return null;
+}
+
+// from_structured_output (§1.8): the reply's text as the one call of tool_name.
+export function fromStructuredOutput(spec, data, toolName, choice = null) {
+  if (typeof toolName !== 'string' || !toolName) throw new TypeError('tool_name must be a non-empty string');
+  if (!spec.structured_output) throw new ToolwireError('not_declared', `${spec.format} declares no structured_output`, { part: 'structured_output' });
+  const { view } = viewOf(spec, normalized(spec, parsed(data)), choice);
+  let text;
+  try { text = spec.structured_output.text.evaluate(view); } catch (error) { throw malformed(`the text selector failed: ${error.message}`); }
+  if (Array.isArray(text) && text.every((t) => typeof t === 'string')) text = text.length ? text.join('') : null;
+  if (typeof text !== 'string') throw malformed(text === null ? 'the reply carries no text' : 'the reply text is not a string');
+  const decoded = text === '' ? { arguments: {}, undecodable: true, code: 'unexpected-end' } : decodeArguments(text);
+  const call = { name: toolName, arguments: decoded.arguments, id: '', synthetic: true, arguments_undecodable: decoded.undecodable };
+  if (decoded.code) call.arguments_error_code = decoded.code;
+  call.raw_arguments = text;
+  return call;
+}
+
 // The tool-loop split of §1.3.1.
-function fates(reply) {
+export function fates(reply) {
   const last = reply.calls.length - 1;
   return reply.calls.map((call, i) => {
+    if (call.incomplete) return 'dropped';
     if (reply.truncated && (call.arguments_undecodable || i === last)) return 'dropped';
-    return call.arguments_undecodable ? 'rejected' : 'runnable';
+    return call.arguments_undecodable || call.unknown_tool || call.arguments_invalid ? 'rejected' : 'runnable';
   });
 }
 

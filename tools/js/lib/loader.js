@@ -269,6 +269,11 @@ export function compileSpec(data) {
     server_side: (data.server_side || []).map((e) => entry(e, { id: 'id', name: 'name', status: 'status' })),
     ignore: (data.ignore || []).map((e) => entry(e)),
     refuse: (data.refuse || []).map((e) => entry(e)),
+    choices: data.choices ? { list: data.choices.list } : null,
+    structured_output: data.structured_output ? { text: c(data.structured_output.text) } : null,
+    content: typeof data.content === 'string' ? c(data.content) : null,
+    normalize: data.normalize ? { ...data.normalize, detect: data.normalize.detect ? c(data.normalize.detect) : null } : null,
+    data, // the resolved spec, for the parts compiled by their own modules (tools, stream, render)
   };
 }
 

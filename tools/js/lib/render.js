@@ -1,0 +1,230 @@
+// Rendering back (specs/README.md §6): the spec's JSON templates filled with a reply's calls,
+// its assistant turn and a whole reply body. roundTrip() checks §6.3's property on one reply.
+import { compileExpression } from './expression.js';
+import { isObject } from './json.js';
+import { read, fates, ToolwireError } from './interpreter.js';
+
+const ABSENT = Symbol('absent');
+const renderError = (format, reason) => new ToolwireError('render_error', reason, { format, reason });
+const emptyish = (v) => v === '' || (Array.isArray(v) && !v.length) || (isObject(v) && !Object.keys(v).length);
+
+// §6.1: fill one template; `lookup(path)` gives a variable's value or ABSENT.
+export function fill(template, lookup, format) {
+  if (typeof template === 'string') return fillString(template, lookup, format);
+  if (Array.isArray(template)) return template.map((t) => fill(t, lookup, format)).filter((v) => v !== ABSENT);
+  if (isObject(template)) {
+    const out = {};
+    for (const [key, t] of Object.entries(template)) {
+      const v = fill(t, lookup, format);
+      if (v !== ABSENT) out[key] = v;
+    }
+    return out;
+  }
+  return template;
+}
+
+function fillString(text, lookup, format) {
+  if (text.startsWith('$${')) return text.slice(1);
+  const whole = /^\$\{([^}]+?)(\?)?\}$/.exec(text);
+  if (whole) {
+    const v = lookup(whole[1]);
+    return v === ABSENT || v === null || v === undefined || (whole[2] && emptyish(v)) ? ABSENT : v;
+  }
+  let absent = false;
+  const spliced = text.replace(/\$\{([^}]+?)\}/g, (_, path) => {
+    const v = lookup(path);
+    if (v === ABSENT || v === null || v === undefined) { absent = true; return ''; }
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number') return JSON.stringify(v);
+    throw renderError(format, `\${${path}} is a ${typeof v}: only text and numbers splice into a string`);
+  });
+  return absent ? ABSENT : spliced;
+}
+
+// Variables: a root object, member by member (§6.1 rule 5), `response:` expressions on the reply.
+function lookupIn(roots, response) {
+  return (path) => {
+    if (path.startsWith('response:')) return response === undefined ? ABSENT : compileExpression(path.slice(9)).evaluate(response);
+    let v = roots;
+    for (const name of path.split('.')) {
+      if (!isObject(v) || !Object.hasOwn(v, name)) return ABSENT;
+      v = typeof v[name] === 'function' ? v[name]() : v[name];
+    }
+    return v;
+  };
+}
+
+// §6.2: the `call.*` variables; `arguments` is refused where the arguments are undecodable.
+function callVars(call, format) {
+  const raw = call.raw_arguments;
+  return {
+    name: call.name, id: call.id || '', provider_data: call.provider_data || {},
+    arguments: () => {
+      if (call.arguments_undecodable) throw renderError(format, `call ${call.name}: undecodable arguments cannot be written as an object`);
+      return isObject(raw) ? raw : call.arguments;
+    },
+    arguments_text: typeof raw === 'string' ? raw : JSON.stringify(raw ?? call.arguments),
+    arguments_raw: raw === undefined || raw === null ? call.arguments : raw,
+  };
+}
+
+const renderCall = (render, call, format) => fill(render.call, lookupIn({ call: callVars(call, format) }), format);
+
+// The assistant turn of a reply; with `response` its items are the reply's own (else text_item and calls).
+export function assistantTurn(spec, reply, response) {
+  const { render } = spec.data;
+  const format = spec.format;
+  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
+  const textValue = response !== undefined && render.text ? compileExpression(render.text).evaluate(response) : reply.text;
+  const text = typeof textValue === 'string' ? textValue : undefined;
+  let items;
+  if (response !== undefined) {
+    const keptSet = new Set(kept);
+    const byLocation = new Map(reply.call_records.map((r, i) => [r.location, reply.calls[i]]));
+    const skipped = new Set(reply.skipped.map((r) => r.location));
+    items = [];
+    for (const source of spec.items) {
+      const selected = source.select.evaluate(response);
+      const list = selected === null ? [] : Array.isArray(selected) ? selected : [selected];
+      list.forEach((item, i) => {
+        const location = source.single ? source.select.source : `${source.select.source}[${i}]`;
+        const call = byLocation.get(location);
+        if (call) { if (keptSet.has(call)) items.push(renderCall(render, call, format)); } else if (!skipped.has(location)) items.push(item);
+      });
+    }
+  } else {
+    const first = !text || !render.text_item ? [] : [fill(render.text_item, lookupIn({ text }), format)];
+    items = [...first.filter((v) => v !== ABSENT), ...kept.map((c) => renderCall(render, c, format))];
+  }
+  const vars = { items, calls: kept.map((c) => renderCall(render, c, format)), text };
+  const turn = fill(render.assistant, lookupIn(vars, response), format);
+  return turn === ABSENT ? null : turn;
+}
+
+// A whole reply body of the format holding the turn (the `reply` template).
+export function replyBody(spec, turn, finishReason) {
+  const body = fill(spec.data.render.reply, lookupIn({ assistant: turn, finish_reason: finishReason ?? undefined }), spec.format);
+  return body === ABSENT ? null : body;
+}
+
+const value = (c) => ({ name: c.name, arguments: c.arguments, id: c.id, provider_data: c.provider_data || {} });
+
+// §6.3 round trip: read, render the turn (from its items, then from its calls alone), fill
+// `reply`, read again: the kept calls come back equal; raw text stays byte-identical where
+// `call` writes it as text. Returns how many renderings were checked.
+export function roundTrip(spec, response, reply, same) {
+  const render = spec.data.render;
+  if (!render || !render.reply) return 0;
+  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
+  const asText = JSON.stringify(render.call).includes('${call.arguments_text}') || JSON.stringify(render.call).includes('${call.arguments_raw}');
+  let checked = 0;
+  for (const fromItems of [true, false]) {
+    let turn;
+    try { turn = assistantTurn(spec, reply, fromItems ? response : undefined); } catch (error) {
+      if (error.code === 'render_error' && kept.some((c) => c.arguments_undecodable)) continue; // §6.2: refused, as it must be
+      throw error;
+    }
+    const again = read(spec, replyBody(spec, turn, reply.finish_reason), false);
+    const got = again.calls.map(value); const want = kept.map(value);
+    if (!same(got, want)) throw new Error(`render round trip (${fromItems ? 'items' : 'calls'}): read back ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+    if (asText) {
+      kept.forEach((call, i) => {
+        if (typeof call.raw_arguments === 'string' && again.calls[i].raw_arguments !== call.raw_arguments) {
+          throw new Error(`render round trip: call ${i}'s arguments text changed`);
+        }
+      });
+    }
+    checked++;
+  }
+  return checked;
+}
+
+// convert (§6.3): a reply's text and calls as `target`'s assistant turn, refusing what the
+// target cannot express — a call without an id where it `requires_id`, and unless `lossy`
+// provider data its `call` does not write and server-side calls.
+export function convert(reply, target, { lossy = false } = {}) {
+  const render = target.data.render;
+  if (!render) throw renderError(target.format, `${target.format} has no render part`);
+  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
+  if (render.requires_id) {
+    const bare = kept.find((c) => !c.id);
+    if (bare) throw renderError(target.format, `call ${bare.name} has no id, and ${target.format} pairs results with calls by id`);
+  }
+  if (!lossy) {
+    const written = JSON.stringify(render.call);
+    for (const call of kept) {
+      for (const key of Object.keys(call.provider_data || {})) {
+        if (!written.includes(`\${call.provider_data.${key}}`)) throw renderError(target.format, `${target.format} cannot carry the call's ${key}`);
+      }
+    }
+    if (reply.server_calls.length) throw renderError(target.format, `${target.format} cannot carry calls the provider ran itself`);
+  }
+  return assistantTurn(target, reply, undefined);
+}
+
+const MCP_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+const isBlocks = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b) && MCP_TYPES.has(b.type));
+
+// §6.2: the `result.*` variables of one result (a string, JSON value, MCP blocks, a
+// CallToolResult `{content, isError}`, or an Error).
+function resultVars(render, given, format) {
+  let value = given; let isError = false;
+  if (given instanceof Error) { value = given.message; isError = true; }
+  else if (isObject(given) && Array.isArray(given.content) && 'isError' in given) { value = given.content; isError = given.isError === true; }
+  const blocks = isBlocks(value) ? value : null;
+  const textOf = () => {
+    if (!blocks) return typeof value === 'string' ? value : JSON.stringify(value);
+    return blocks.map((b) => {
+      if (b.type !== 'text') throw renderError(format, `a ${b.type} block cannot be written as text in ${format}`);
+      return b.text;
+    }).join('\n');
+  };
+  const renderBlock = (block) => {
+    const template = (render.blocks || {})[block.type];
+    if (template === undefined) throw renderError(format, `${format} cannot write an MCP ${block.type} block`);
+    return fill(template, lookupIn({ block }), format);
+  };
+  return {
+    isError,
+    vars: {
+      is_error: isError,
+      text: textOf,
+      value: () => (blocks ? textOf() : value),
+      object: () => (isObject(value) && !blocks ? value : { result: blocks ? textOf() : value }),
+      content: () => (blocks ? blocks.map(renderBlock) : textOf()),
+      blocks: () => (blocks ? blocks : [{ type: 'text', text: textOf() }]).map(renderBlock),
+    },
+  };
+}
+
+// answer (§6.3): one result per kept call, in the reply's order; `results` is a Map keyed
+// by call id (string), by the call itself, or by its index in reply.calls (number).
+export function answer(spec, reply, results) {
+  const render = spec.data.render;
+  const format = spec.format;
+  const fate = fates(reply);
+  const slotOf = new Map();
+  for (const key of results.keys()) {
+    let matches;
+    if (typeof key === 'number') matches = reply.calls[key] ? [key] : [];
+    else if (typeof key === 'string') matches = reply.calls.map((c, i) => (c.id === key ? i : -1)).filter((i) => i !== -1);
+    else matches = reply.calls.map((c, i) => (c === key ? i : -1)).filter((i) => i !== -1);
+    if (matches.length !== 1) throw renderError(format, matches.length ? `result key ${String(key)} matches ${matches.length} calls` : `result for no call of the reply: ${String(key)}`);
+    if (fate[matches[0]] === 'dropped') throw renderError(format, `a result for the dropped call ${reply.calls[matches[0]].name}`);
+    slotOf.set(matches[0], results.get(key));
+  }
+  const rendered = [];
+  reply.calls.forEach((call, i) => {
+    if (fate[i] === 'dropped') return;
+    let given = slotOf.get(i);
+    if (given === undefined) {
+      if (fate[i] !== 'rejected') throw renderError(format, `no result for the runnable call ${call.name}`);
+      given = new Error(call.arguments_error || 'the call was rejected');
+    }
+    const { isError, vars } = resultVars(render, given, format);
+    const template = isError ? render.error_result : render.result;
+    rendered.push(fill(template, lookupIn({ call: callVars(call, format), result: vars }), format));
+  });
+  if (render.results) return rendered.length ? [fill(render.results, lookupIn({ results: rendered }), format)] : [];
+  return rendered;
+}

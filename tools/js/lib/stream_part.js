@@ -1,0 +1,84 @@
+// The `stream:` part of a wire spec (specs/README.md §9.1, §9.12): compiled once per spec,
+// with a dialect's part laid over its base's; and the write-only document paths of §9.1.
+import { compileExpression } from './expression.js';
+import { isObject } from './json.js';
+import { ToolwireError } from './interpreter.js';
+
+export const fail = (code, reason, fields = {}) => new ToolwireError(code, reason, { reason, ...fields });
+export const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// A document path `a.b[0].c` (§9.1) as steps: strings are members, numbers indexes.
+function steps(path) {
+  const out = [];
+  for (const part of path.match(/[^.[\]]+|\[\d+\]/g)) out.push(part.startsWith('[') ? Number(part.slice(1, -1)) : part);
+  return out;
+}
+export function getPath(root, path) {
+  let v = root;
+  for (const s of steps(path)) { if (v === null || typeof v !== 'object') return undefined; v = v[s]; }
+  return v;
+}
+export function setPath(root, path, value) {
+  const all = steps(path);
+  let v = root;
+  for (const [i, s] of all.entries()) {
+    if (!isObject(v) && !(Array.isArray(v) && typeof s === 'number')) throw fail('malformed_stream', `${path} crosses a value that is not an object`);
+    if (i === all.length - 1) { v[s] = value; return; }
+    if (typeof s === 'number') { if (!(s in v)) throw fail('malformed_stream', `${path}: no element ${s}`); } else if (v[s] === undefined || v[s] === null) v[s] = {};
+    v = v[s];
+  }
+}
+
+// The stream part of a spec with its base's laid under it (§9.12), expressions compiled.
+const parts = new WeakMap();
+export function partOf(spec, specs) {
+  if (parts.has(spec)) return parts.get(spec);
+  let data = spec.data.stream || null;
+  const base = spec.data.extends && specs[spec.data.extends];
+  if (data && base && base !== spec && base.data.stream) {
+    const under = partData(base, specs);
+    if (sameJson(data, base.data.stream)) data = { ...under, sniff: undefined }; // inherited whole, sniff never
+    else {
+      const rules = [...under.rules];
+      for (const rule of data.rules || []) {
+        const at = rules.findIndex((r) => r.name === rule.name);
+        if (at === -1) rules.push(rule); else rules[at] = rule;
+      }
+      data = { ...under, sniff: undefined, ...data, rules };
+    }
+  }
+  const part = data && compilePart(data);
+  parts.set(spec, part);
+  return part;
+}
+const partData = (spec, specs) => { const p = partOf(spec, specs); return p && p.data; };
+
+function compilePart(data) {
+  const c = (s) => (s === undefined || s === null ? null : compileExpression(s));
+  const map = (m) => Object.entries(m || {}).map(([path, s]) => [path, c(s)]);
+  const matcher = (e) => e && { events: e.events || null, when: c(e.when), code: c(e.code), message: c(e.message), reason: e.reason };
+  const op = (rule) => {
+    for (const name of ['init', 'set', 'open', 'update', 'close', 'extend', 'end']) {
+      if (!(name in rule)) continue;
+      const o = rule[name];
+      if (name === 'set') return { name, set: map(o) };
+      return {
+        name, list: o.list ?? null, at: o.at ?? null, keep: o.keep ?? null, slots: o.slots || [],
+        value: c(o.value), identity: c(o.identity), key: c(o.key), id: c(o.id), create: c(o.create),
+        first: map(o.first), append: map(o.append), set: map(o.set), buffer: map(o.buffer), finalize: map(o.finalize),
+      };
+    }
+    throw new Error(`rule ${rule.name} has no operation`);
+  };
+  return {
+    data,
+    sentinel: data.sentinel ?? null,
+    sniff: data.sniff ? { when: c(data.sniff.when), priority: data.sniff.priority } : null,
+    event_type: c(data.event_type),
+    error: matcher(data.error),
+    refuse: (data.refuse || []).map(matcher),
+    complete: c(data.complete),
+    ready: data.ready,
+    rules: data.rules.map((r) => ({ name: r.name, events: r.events || null, when: c(r.when), each: c(r.each), op: op(r) })),
+  };
+}
