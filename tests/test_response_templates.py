@@ -366,3 +366,76 @@ def test_a_template_file_that_is_not_json_is_refused(tmp_path: Any) -> None:
     path.write_text("{nope")
     with pytest.raises(SpecError, match="not JSON"):
         Registry.from_response_template(path, name="t", base=Registry.bundled())
+
+
+# -- the command line -----------------------------------------------------------------------
+
+
+def _cli(argv: list[str], capsys: Any) -> tuple[int, Any, str]:
+    import io
+
+    from toolwire.cli import main
+
+    out = io.StringIO()
+    code = main(argv, out=out)
+    text = out.getvalue()
+    return code, json.loads(text) if text else None, capsys.readouterr().err
+
+
+def test_the_cli_reads_text_with_a_response_template_file(tmp_path: Any, capsys: Any) -> None:
+    template = tmp_path / "smol.json"
+    template.write_text(json.dumps(TEMPLATES["smollm"]))
+    reply = tmp_path / "reply.txt"
+    reply.write_text('Why?</think>Sure.<tool_call>{"name": "f", "arguments": {"a": 1}}'
+                     "</tool_call><|im_end|>")
+    code, out, _ = _cli(["extract", "--response-template", str(template), str(reply)], capsys)
+    assert code == 0 and out["format"] == "smol"
+    assert [(c["name"], c["arguments"]) for c in out["calls"]] == [("f", {"a": 1})]
+    assert out["clean_text"] == "Why?</think>Sure.<|im_end|>"
+    code, out, _ = _cli(["extract", "--response-template", str(template), "--param",
+                         "prefix=<|im_start|>assistant\n<think>", str(reply)], capsys)
+    assert code == 0 and out["clean_text"] == "Why?</think>Sure.<|im_end|>"
+
+
+def test_the_cli_lifts_template_calls_out_of_a_wire_reply(tmp_path: Any, capsys: Any) -> None:
+    template = tmp_path / "smol.json"
+    template.write_text(json.dumps(TEMPLATES["smollm"]))
+    body = tmp_path / "reply.json"
+    body.write_text(json.dumps({"choices": [{"message": {"role": "assistant", "content":
+                    'Hm.<tool_call>{"name": "g", "arguments": {}}</tool_call>'},
+                    "finish_reason": "stop"}]}))
+    code, out, _ = _cli(["extract", "--response-template", str(template),
+                         "--text-in-content", "smol", str(body)], capsys)
+    assert code == 0 and [c["name"] for c in out["calls"]] == ["g"]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--text", "hermes"], "does not go with --text"),
+    (["--param", "tag=x"], "unknown parameter 'tag'"),
+    (["--text-in-content", "hermes"], "the response template's format is 'smol'"),
+    (["--jsonl"], "--jsonl does not go with --response-template"),
+])
+def test_a_wrong_command_line_is_one_usage_line(
+    tmp_path: Any, capsys: Any, extra: list[str], message: str
+) -> None:
+    template = tmp_path / "smol.json"
+    template.write_text(json.dumps(TEMPLATES["smollm"]))
+    reply = tmp_path / "r.txt"
+    reply.write_text("x")
+    code, _, err = _cli(["extract", "--response-template", str(template), *extra, str(reply)],
+                        capsys)
+    assert code == 2 and err.count("\n") == 1 and message in err
+
+
+def test_a_missing_template_file_is_a_usage_error(tmp_path: Any, capsys: Any) -> None:
+    code, _, err = _cli(["extract", "--response-template", str(tmp_path / "no.json")], capsys)
+    assert code == 2 and "no such file" in err and err.count("\n") == 1
+
+
+def test_a_bad_template_file_names_the_key_and_exits_1(tmp_path: Any, capsys: Any) -> None:
+    template = tmp_path / "bad.json"
+    template.write_text(json.dumps({"start_anchor": "a", "fields": {
+        "tool_calls": {"open": "<c>", "close": "</c>", "content": "yaml"}}}))
+    code, _, err = _cli(["extract", "--response-template", str(template)], capsys)
+    assert code == 1
+    assert "/fields/tool_calls/content: unknown content parser 'yaml'" in err

@@ -97,6 +97,10 @@ def _jsonl(args: argparse.Namespace, registry: Registry, out: TextIO, fmt: str |
 
 def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Print the reply (``--jsonl``: each line's) as JSON; the text format's calls with --text."""
+    if getattr(args, "response_template", None) is not None:
+        from .response_template import with_template
+
+        registry = with_template(args, registry)
     if getattr(args, "stream", False) or getattr(args, "follow", False):
         from . import stream
 
