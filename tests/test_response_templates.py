@@ -364,8 +364,12 @@ def test_a_bad_template_is_refused_naming_its_key(template: Any, expected: tuple
 def test_a_template_file_that_is_not_json_is_refused(tmp_path: Any) -> None:
     path = tmp_path / "t.json"
     path.write_text("{nope")
-    with pytest.raises(SpecError, match="not JSON"):
+    with pytest.raises(SpecError, match="not JSON") as caught:
         Registry.from_response_template(path, name="t", base=Registry.bundled())
+    assert [p.rule for p in caught.value.problems] == ["template-not-json"]
+    with pytest.raises(SpecError, match="cannot read") as caught:
+        Registry.from_response_template(tmp_path, name="t", base=Registry.bundled())
+    assert [p.rule for p in caught.value.problems] == ["unreadable"]
 
 
 # -- the command line -----------------------------------------------------------------------
