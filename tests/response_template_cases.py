@@ -418,6 +418,13 @@ CASES: list[tuple[str, str, str, Any]] = [
      SET_ALARM_TOOLS),
     ("doc_json_args", '<args>{city: "London"}</args>', "", None),
     ("doc_json_args", '<args>{city: "London", "note": "a, b: c", n: 2}</args>', "", None),
+    # The guide's worked examples.
+    ("smollm", '<think>\nI should greet the user\n</think>\n\n<tool_call>{"name": "greet_user", "arguments": {"greeting": "Hi!"}}</tool_call>', "", None),
+    ("smollm", '<tool_call>{"name": "a", "arguments": {}}</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>', "", None),
+    ("qwen3", "<tool_call><function=get_weather><parameter=city>London</parameter><parameter=units>celsius</parameter></function></tool_call>", "", None),
+    ("gpt_oss", '<|channel|>commentary to=functions.get_current_weather <|constrain|>json<|message|>{"location": "San Francisco, CA"}<|call|>', "", None),
+    ("cohere", '<|START_ACTION|>[\n    {"tool_name": "greet_user", "parameters": {"greeting": "Hi!"}},\n    {"tool_name": "search", "parameters": {"query": "weather tomorrow"}}\n]<|END_ACTION|>', "", None),
+    ("smollm", "Hello!<|im_end|>", "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello!<|im_end|>\n<|im_start|>user\nAgain?<|im_end|>\n<|im_start|>assistant\n", None),
     ("python_calls", "Sure.<|tool_call_start|>[get_weather(city='Paris', days=3), "
                      'stop(reason="done\\n", flags=[True, None, 1.5, {"k": false}])]'
                      "<|tool_call_end|>Done.<|im_end|>", "", None),

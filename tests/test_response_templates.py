@@ -443,3 +443,18 @@ def test_a_bad_template_file_names_the_key_and_exits_1(tmp_path: Any, capsys: An
     code, _, err = _cli(["extract", "--response-template", str(template)], capsys)
     assert code == 1
     assert "/fields/tool_calls/content: unknown content parser 'yaml'" in err
+
+
+@needs_hf
+def test_tools_as_a_mapping_cast_as_transformers_tool_list_does() -> None:
+    spec = response_template_spec(TEMPLATES["xml_string_args"], "x")
+    text = ("<tool_call>\n<function=set_alarm>\n<parameter=hour>\n7\n</parameter>\n"
+            "<parameter=enabled>\n1\n</parameter>\n</tool_call>")
+    mapping = {"set_alarm": SET_ALARM_TOOLS[0]["function"]["parameters"]}
+    assert hf_parse_response is not None
+    expected = hf_parse_response(text, TEMPLATES["xml_string_args"], prefix="",
+                                 tools=SET_ALARM_TOOLS)
+    assert spec.parse_message(text, tools=mapping) == expected
+    assert spec.parse_message(text, tools=SET_ALARM_TOOLS) == expected
+    assert expected["tool_calls"][0]["function"]["arguments"] == {"hour": 7, "enabled": True}
+
