@@ -161,6 +161,8 @@ def test_random_replies_of_each_templates_delimiters_read_as_transformers_reads_
     for name, template in sorted(templates.items()):
         pieces = _delimiters(template) + FILLER
         seeds = _seeds(name)
+        prefixes = sorted({""} | {p for case, _, p, _ in CASES if case == name}
+                          | {p for p, _ in FALLBACK_REPLIES if name.startswith("fallback")})
         for _ in range(60):
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 9)))
             _both(name, template, text, "", None)
@@ -172,7 +174,8 @@ def test_random_replies_of_each_templates_delimiters_read_as_transformers_reads_
                 parts.append(seed[a:b] if rng.random() < 0.6 else seed[a:])
                 if rng.random() < 0.3:
                     parts.append(rng.choice(pieces))
-            _both(name, template, "".join(parts), "", None)
+            prefix = rng.choice(prefixes)
+            _both(name, template, "".join(parts), prefix, None)
 
 
 # -- the text format: calls, answer, reasoning, clean text ---------------------------------
@@ -458,3 +461,33 @@ def test_tools_as_a_mapping_cast_as_transformers_tool_list_does() -> None:
     assert spec.parse_message(text, tools=SET_ALARM_TOOLS) == expected
     assert expected["tool_calls"][0]["function"]["arguments"] == {"hour": 7, "enabled": True}
 
+
+
+CAST_TEXTS = ["007", "1e5", "nan", "inf", " 7 ", "1_000", "٣", "True", "0x10", "-0", "1.0",
+              "1.5", "[1]", "{}", "null", "None", "x", "", "1", "0", "FALSE", '{"a": [1]}',
+              "3.", ".5", "+4", "1E2"]
+CAST_TYPES = ["integer", "number", "boolean", "null", "object", "array", "string"]
+
+
+@needs_hf
+def test_random_tool_schemas_cast_arguments_as_transformers_casts_them() -> None:
+    rng = random.Random(7)
+    for _ in range(120):
+        props: dict[str, Any] = {}
+        for key in "abc":
+            draw = rng.random()
+            if draw < 0.4:
+                props[key] = {"type": rng.choice(CAST_TYPES)}
+            elif draw < 0.6:
+                props[key] = {"type": rng.sample(CAST_TYPES, 2)}
+            elif draw < 0.8:
+                props[key] = {"anyOf": [{"type": rng.choice(CAST_TYPES)} for _ in range(2)]}
+            else:
+                props[key] = {"type": rng.choice(CAST_TYPES), "nullable": True}
+        tools = [{"type": "function", "function": {
+            "name": "f", "parameters": {"type": "object", "properties": props}}}]
+        params = "".join(f"<parameter={k}>{rng.choice(CAST_TEXTS)}</parameter>"
+                         for k in rng.sample("abcd", rng.randint(1, 4)))
+        for name in ("xml_string_args", "qwen3", "xml_merge"):
+            _both(name, TEMPLATES[name], f"<tool_call><function=f>{params}</function></tool_call>",
+                  "", tools)
