@@ -39,7 +39,9 @@ SUBSYSTEMS = ("toolwire.wire.stream", "toolwire.tools", "toolwire.wire.render",
               # the spec author's tools: explain, specs test, the check's overlap finder
               "toolwire.wire.explain", "toolwire.cli.explain", "toolwire.cli.specs_test",
               "toolwire.cli.choice", "toolwire.spec.conformance", "toolwire.spec.sniff_overlap",
-              "toolwire.spec.predicates", "toolwire.spec.yaml_messages")
+              "toolwire.spec.predicates", "toolwire.spec.yaml_messages",
+              # Hugging Face response templates (issue 14.3): loaded only when one is used
+              "toolwire.text.response_template", "toolwire.cli.response_template")
 """This round's subsystems, whichever exist: none is loaded by a plain extract or read."""
 
 
@@ -270,3 +272,21 @@ def test_extract_and_read_import_neither_json_nor_re() -> None:
     )
     assert result == [1, "f"]
     assert loaded == []
+
+
+def test_a_text_extract_loads_no_response_template_module_until_one_is_used() -> None:
+    template = {"start_anchor": "<|a|>", "fields": {
+        "tool_calls": {"open": "<c>", "close": "</c>", "content": "json", "repeats": True},
+        "content": {}}}
+    found = _loaded_after(
+        "import toolwire\n"
+        "_, calls = toolwire.extract_from_text('hermes', "
+        "'<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>')\n"
+        "before = sorted(m for m in sys.modules if 'response_template' in m)\n"
+        "registry = toolwire.Registry.from_response_template("
+        f"{template!r}, name='t', base=toolwire.Registry.bundled())\n"
+        "_, mine = registry.extract_from_text('t', '<c>{\"name\": \"g\"}</c>')\n"
+        "result = [before, [c.name for c in calls + mine], 'transformers' in sys.modules,"
+        " 'regex' in sys.modules]"
+    )
+    assert found["result"] == [[], ["f", "g"], False, False]

@@ -228,6 +228,33 @@ class Registry:
             raise SpecError(problems)
         return cls(wire.values(), text.values(), replaced=replaced)
 
+    @classmethod
+    def from_response_template(
+        cls,
+        source: str | os.PathLike[str] | dict[str, Any],
+        *,
+        name: str,
+        base: Registry | None = None,
+    ) -> Registry:
+        """``base`` (default: :meth:`default`) plus a Hugging Face response template as the
+        text format ``name``: ``extract_from_text(name, …)`` and ``read_text(name, …)`` then
+        run the template (specs/README.md §1b.6). ``source`` is the template dict, a JSON
+        file holding it (or a ``tokenizer_config.json`` with a ``response_template`` key),
+        or a model folder. A text format of that name in ``base`` is replaced and
+        :attr:`replaced` says so. A bad template is a :class:`SpecError` naming its key.
+        """
+        from .text.response_template_text import response_template_spec
+
+        spec = response_template_spec(
+            source if isinstance(source, dict) else os.fspath(source), name)
+        base = base if base is not None else cls.default()
+        text = dict(base._text)
+        replaced = set(base.replaced)
+        if name in text:
+            replaced.add(name)
+        text[name] = spec
+        return cls(base._specs.values(), text.values(), replaced=replaced)
+
     # -- looking up ---------------------------------------------------------------
 
     def formats(self) -> tuple[str, ...]:

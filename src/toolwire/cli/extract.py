@@ -102,6 +102,10 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
         from .choice import refuse_with
 
         refuse_with(args)
+    if getattr(args, "response_template", None) is not None:
+        from .response_template import with_template
+
+        registry = with_template(args, registry)
     if getattr(args, "stream", False) or getattr(args, "follow", False):
         from . import stream
 

@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     from .tools import add_options as add_tools
 
     add_tools(extract)
+    from .response_template import add_options as add_response_template
+
+    add_response_template(extract)
     from .stream import add_arguments as add_stream
 
     add_stream(extract)
@@ -127,7 +130,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
         "param": [], "jsonl": False, "strict": False, "lenient": False,
         "text_in_content": None, "stream": False, "follow": False,
-        "tools": None, "choice": None,
+        "tools": None, "choice": None, "response_template": None,
     }
     seen: set[str] = set()
     rest = list(argv[1:])
