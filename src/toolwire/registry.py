@@ -253,7 +253,11 @@ class Registry:
         if name in text:
             replaced.add(name)
         text[name] = spec
-        return cls(base._specs.values(), text.values(), replaced=replaced)
+        registry = cls(base._specs.values(), text.values(), replaced=replaced)
+        # base's wire specs not compiled yet stay pending here too (compiled on first use)
+        registry._pending = {f: make for f, make in base._pending.items()
+                             if f not in registry._specs}
+        return registry
 
     # -- looking up ---------------------------------------------------------------
 
