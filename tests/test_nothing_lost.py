@@ -21,6 +21,7 @@ from test_properties import mutated_responses
 
 import toolwire
 from toolwire import Registry, ToolwireError, UnmappedCall
+from toolwire.interop.objects import normalised
 from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec, compile_wire_spec
 from toolwire.wire import interpreter
 
@@ -96,14 +97,15 @@ def check_nothing_lost(spec: WireSpec, response: Any, strict: bool | None) -> in
     except UnmappedCall as exc:
         # Refused as a whole: the loop is told, so nothing is lost. The error must name
         # an item that really is client-actionable and not a plain call.
-        items = [w for w in walk(spec, response) if w.location == exc.location]
+        items = [w for w in walk(spec, reply_source(spec, response))
+                 if w.location == exc.location]
         assert items, f"{exc.location} names no item"
         assert not isinstance(items[0].entry, CallEntry), "a call item was refused"
         assert actionable(spec, items[0], strict)
         return 1
     except ToolwireError:
         return 0  # a malformed reply: an error, never a silent []
-    walked = [w for w in walk(spec, reply_source(response)) if actionable(spec, w, strict)]
+    walked = [w for w in walk(spec, reply_source(spec, response)) if actionable(spec, w, strict)]
     assert all(isinstance(w.entry, CallEntry) for w in walked), (
         "read() returned although the reply holds an item it must refuse"
     )
@@ -122,8 +124,9 @@ def check_nothing_lost(spec: WireSpec, response: Any, strict: bool | None) -> in
     return len(walked)
 
 
-def reply_source(response: Any) -> dict[str, Any]:
-    return interpreter.coerce_response(response, None)
+def reply_source(spec: WireSpec, response: Any) -> dict[str, Any]:
+    """The wire JSON the spec reads: an SDK dump (``normalize.detect``) renamed first."""
+    return normalised(spec, interpreter.coerce_response(response, None))
 
 
 def _wire_tests() -> Iterator[tuple[str, WireSpec, Any, bool | None]]:
