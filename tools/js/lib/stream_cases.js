@@ -7,7 +7,7 @@ import { read, ToolwireError } from './interpreter.js';
 import { decodeArguments } from './json.js';
 
 const TEST_KEYS = ['description', 'events', 'sse', 'equivalent_response', 'allow_incomplete', 'expect'];
-const EXPECT_KEYS = ['ready', 'calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'stream_complete', 'format', 'error'];
+const EXPECT_KEYS = ['ready', 'calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'text', 'stream_complete', 'format', 'error'];
 const STREAM_CALL_KEYS = ['name', 'arguments', 'id', 'synthetic', 'arguments_undecodable', 'arguments_error_code', 'incomplete'];
 
 // Feed everything; the outcome is { acc, ready, error, reply }.
@@ -58,7 +58,7 @@ export function runStream(specs, format, test, { same, expectSame, onlyKeys }) {
     if (!reply) throw new Error(`${what}: no reply to compare calls with`);
     expectSame(reply.calls.map(streamCall), expect.calls, `${what}: calls`);
   }
-  for (const key of ['server_calls', 'truncated', 'finish_reason', 'unknown_types']) {
+  for (const key of ['server_calls', 'truncated', 'finish_reason', 'unknown_types', 'text']) {
     if (!(key in expect)) continue;
     if (!reply) throw new Error(`${what}: no reply to compare ${key} with`);
     // §4: a streamed server call is compared on type, id, name and status (its input, JSON text
@@ -74,7 +74,7 @@ export function runStream(specs, format, test, { same, expectSame, onlyKeys }) {
     if (!reply) throw new Error(`${what}: no reply for equivalent_response`);
     expectSame(reply.calls.map(value), want.calls.map(value), `${what}: calls equal read() of the response`);
     expectSame(reply.server_calls.map(serverValue), want.server_calls.map(serverValue), `${what}: server calls equal read()`);
-    for (const key of ['truncated', 'finish_reason', 'unknown_types', 'skipped', 'fates']) expectSame(reply[key], want[key], `${what}: ${key} equals read()`);
+    for (const key of ['truncated', 'finish_reason', 'unknown_types', 'skipped', 'fates', 'text']) expectSame(reply[key], want[key], `${what}: ${key} equals read()`);
   }
   derived(specs, format, test, full, { same, what });
 }

@@ -58,10 +58,11 @@ function compilePart(data) {
   const map = (m) => Object.entries(m || {}).map(([path, s]) => [path, c(s)]);
   const matcher = (e) => e && { events: e.events || null, when: c(e.when), code: c(e.code), message: c(e.message), reason: e.reason };
   const op = (rule) => {
-    for (const name of ['init', 'set', 'open', 'update', 'close', 'extend', 'end']) {
+    for (const name of ['init', 'set', 'append', 'open', 'update', 'close', 'extend', 'end']) {
       if (!(name in rule)) continue;
       const o = rule[name];
       if (name === 'set') return { name, set: map(o) };
+      if (name === 'append') return { name, append: map(o) };
       return {
         name, list: o.list ?? null, at: o.at ?? null, keep: o.keep ?? null, slots: o.slots || [],
         value: c(o.value), identity: c(o.identity), key: c(o.key), id: c(o.id), create: c(o.create),
@@ -75,6 +76,7 @@ function compilePart(data) {
     sentinel: data.sentinel ?? null,
     sniff: data.sniff ? { when: c(data.sniff.when), priority: data.sniff.priority } : null,
     event_type: c(data.event_type),
+    unwrap: data.unwrap ? { when: c(data.unwrap.when), value: c(data.unwrap.value) } : null,
     error: matcher(data.error),
     refuse: (data.refuse || []).map(matcher),
     complete: c(data.complete),
