@@ -33,7 +33,14 @@ const notPortable = (message) => new ExpressionProblem(message, 'expression-not-
 
 // The offset §2 blames: npm's errors carry none, so it is rebuilt from the message.
 function blamed(source, error) {
-  if (/\(EOF\)/.test(error.message)) return source.length;
+  if (/\(EOF\)|got: EOF/.test(error.message)) return source.length;
+  const got = /got: (\w+)$/.exec(error.message); // "Expected X, got: Rbrace": the first such token
+  if (got) {
+    let tokens = [];
+    try { tokens = jmespath.tokenize(source); } catch { /* the lexer failed first: no place */ }
+    const token = tokens.find((t) => t.type === got[1]);
+    if (token) return token.start;
+  }
   const unknown = /Unknown character:(.)/.exec(error.message);
   if (unknown) return Math.max(source.indexOf(unknown[1]), 0);
   const token = /value: (.*)$/.exec(error.message);
@@ -88,7 +95,20 @@ export function compileExpression(source) {
     for (const child of childrenOf(node)) stack.push([child, node, child && child.type === node.type && CHAINS.has(node.type) ? depth : depth + 1]);
   }
   if (later.length) throw notPortable(later[0]);
-  return { source, evaluate: (data) => normal(jmespath.search(data, source)) };
+  return { source, ast, evaluate: (data) => normal(jmespath.search(data, source)) };
+}
+
+// §2.2: whether an expression's form can yield a boolean, decided on its parse tree alone.
+const BOOLEAN_FUNCTIONS = new Set(['contains', 'starts_with', 'ends_with']);
+export function canBeBoolean(node) {
+  switch (node.type) {
+    case 'Comparator': case 'NotExpression': return true;
+    case 'Literal': return typeof node.value === 'boolean';
+    case 'AndExpression': case 'OrExpression': return node.children.some(canBeBoolean); // yields an operand
+    case 'Subexpression': case 'Pipe': return canBeBoolean(node.children[1]); // the right side's value
+    case 'Function': return BOOLEAN_FUNCTIONS.has(node.name) || (node.name === 'not_null' && node.children.some(canBeBoolean));
+    default: return false; // a field, @, an index, a slice, a projection, a flatten, a filter, a multi-select
+  }
 }
 
 function isCollection(node) {

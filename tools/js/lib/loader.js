@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { readYaml, locate, escapePointer } from './yaml.js';
-import { compileExpression, ExpressionProblem } from './expression.js';
+import { compileExpression, canBeBoolean, ExpressionProblem } from './expression.js';
+import { streamExpressions, streamProblems, mergeStream } from './loader_stream.js';
 
 const KINDS = ['refuse', 'calls', 'server_side', 'ignore'];
 const LISTS = new Set(['calls', 'server_side', 'ignore', 'refuse']);
@@ -65,7 +66,13 @@ function* expressions(data) {
       }
     }
   }
+  yield* streamExpressions(data);
 }
+
+// §2.2: the pointers whose expression is a predicate.
+const PREDICATE = new RegExp('^/(?:truncated|sniff/when|normalize/(?:shape|detect)'
+  + '|(?:calls|server_side|ignore|refuse)/\\d+/when|items/\\d+/nested/\\d+/when'
+  + '|stream/(?:event|complete|sniff/when|error/when|refuse/\\d+/when|rules/\\d+/when))$');
 
 // specs/README.md §6: a render part's `text` and every ${response:<expression>} placeholder.
 const RESPONSE = '${response:';
@@ -88,11 +95,17 @@ function* renderExpressions(part) {
 function expressionProblems(doc) {
   const out = [];
   for (const [pointer, source] of expressions(doc.data)) {
-    try { compileExpression(source); } catch (error) {
+    let compiled;
+    try { compiled = compileExpression(source); } catch (error) {
       if (!(error instanceof ExpressionProblem)) throw error;
       const [line, col] = locate(doc, pointer);
       const inside = pointer.startsWith('/render/') && pointer !== '/render/text' ? RESPONSE.length : 0;
       out.push({ file: doc.path, line, col: source.includes('\n') ? col : col + 1 + inside + error.offset, pointer, rule: error.rule, message: error.message });
+      continue;
+    }
+    if (PREDICATE.test(pointer) && !canBeBoolean(compiled.ast)) {
+      const [line, col] = locate(doc, pointer); // at the expression's first character
+      out.push({ file: doc.path, line, col: source.includes('\n') ? col : col + 1, pointer, rule: 'predicate-not-boolean', message: 'this predicate can never yield a boolean, so it never holds: compare or test the value instead' });
     }
   }
   return out;
@@ -118,6 +131,7 @@ function ruleProblems(data, at, expectedFormat) {
     if (places.length < 2) continue;
     for (const [kind, i, entry] of places) if (!('when' in entry)) out.push(at(`/${kind}/${i}`, 'when-required', `type '${type}' is listed more than once`));
   }
+  out.push(...streamProblems(data, at));
   return out;
 }
 
@@ -137,7 +151,7 @@ function merge(base, derived) {
   const merged = { data: {}, origin: {} }; // origin: merged pointer prefix -> [doc, pointer]
   const problems = [];
   for (const [key, value] of Object.entries(base.data)) {
-    if (OWN.has(key) || key.startsWith('x-') || LISTS.has(key)) continue;
+    if (OWN.has(key) || key.startsWith('x-') || LISTS.has(key) || key === 'stream') continue;
     merged.data[key] = value; merged.origin[`/${key}`] = base.originOf(`/${key}`);
   }
   for (const [key, value] of Object.entries(derived.doc.data)) {
@@ -145,7 +159,11 @@ function merge(base, derived) {
       if (key !== 'remove') { merged.data[key] = value; merged.origin[`/${key}`] = [derived.doc, `/${key}`]; }
       continue;
     }
-    merged.data[key] = value; merged.origin[`/${key}`] = [derived.doc, `/${key}`];
+    if (key !== 'stream') { merged.data[key] = value; merged.origin[`/${key}`] = [derived.doc, `/${key}`]; }
+  }
+  if ('stream' in base.data || 'stream' in derived.doc.data) { // §9.12
+    const { stream, origin } = mergeStream(base.data.stream, derived.doc.data.stream, (p) => base.originOf(p), derived.doc);
+    merged.data.stream = stream; Object.assign(merged.origin, origin);
   }
   const slots = {};
   for (const kind of KINDS) slots[kind] = (base.data[kind] || []).map((entry, i) => ({ entry, from: base.originOf(`/${kind}/${i}`) }));

@@ -28,7 +28,7 @@ export class Accumulator {
   bind(format) {
     const spec = this.specs[format];
     if (!spec) throw fail('unknown_format', `no spec ${format}`, { format });
-    this.spec = spec; this.part = partOf(spec, this.specs);
+    this.spec = spec; this.part = partOf(spec);
     if (!this.part) throw fail('unsupported_stream', `${format} has no stream part`, { format });
   }
 
@@ -85,7 +85,7 @@ export class Accumulator {
 
   // §9.5 step 3: the first event binds the format, by descending priority, then name.
   sniff(body) {
-    const candidates = Object.entries(this.specs).map(([name, s]) => [name, partOf(s, this.specs)])
+    const candidates = Object.entries(this.specs).map(([name, s]) => [name, partOf(s)])
       .filter(([, p]) => p && p.sniff).sort(([a, p], [b, q]) => q.sniff.priority - p.sniff.priority || (a < b ? -1 : 1));
     const found = candidates.find(([, p]) => { try { return holds(p.sniff.when, body); } catch { return false; } });
     if (!found) throw this.failed(fail('unknown_format', 'no stream format recognises the first event'));

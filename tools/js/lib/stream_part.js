@@ -1,5 +1,5 @@
 // The `stream:` part of a wire spec (specs/README.md §9.1, §9.12): compiled once per spec,
-// with a dialect's part laid over its base's; and the write-only document paths of §9.1.
+// and the write-only document paths of §9.1.
 import { compileExpression } from './expression.js';
 import { isObject } from './json.js';
 import { ToolwireError } from './interpreter.js';
@@ -29,29 +29,12 @@ export function setPath(root, path, value) {
   }
 }
 
-// The stream part of a spec with its base's laid under it (§9.12), expressions compiled.
+// The stream part of a spec, compiled once; the loader laid a dialect's over its base's (§9.12).
 const parts = new WeakMap();
-export function partOf(spec, specs) {
-  if (parts.has(spec)) return parts.get(spec);
-  let data = spec.data.stream || null;
-  const base = spec.data.extends && specs[spec.data.extends];
-  if (data && base && base !== spec && base.data.stream) {
-    const under = partData(base, specs);
-    if (sameJson(data, base.data.stream)) data = { ...under, sniff: undefined }; // inherited whole, sniff never
-    else {
-      const rules = [...under.rules];
-      for (const rule of data.rules || []) {
-        const at = rules.findIndex((r) => r.name === rule.name);
-        if (at === -1) rules.push(rule); else rules[at] = rule;
-      }
-      data = { ...under, sniff: undefined, ...data, rules };
-    }
-  }
-  const part = data && compilePart(data);
-  parts.set(spec, part);
-  return part;
+export function partOf(spec) {
+  if (!parts.has(spec)) parts.set(spec, spec.data.stream ? compilePart(spec.data.stream) : null);
+  return parts.get(spec);
 }
-const partData = (spec, specs) => { const p = partOf(spec, specs); return p && p.data; };
 
 function compilePart(data) {
   const c = (s) => (s === undefined || s === null ? null : compileExpression(s));
