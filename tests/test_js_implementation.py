@@ -100,47 +100,9 @@ def js_replies(js_run: tuple[dict[str, Any], list[dict[str, Any]]]) -> list[dict
     return js_run[1]
 
 
-# Cases the JS side does not pass yet, each with its reason. A listed case that passes fails
-# this test too, so the list only shrinks. Stream: specs/README.md §9's `append` operation,
-# `part_lists` and `stream.unwrap`, and the stream cases' `expect.text`, added this round in
-# Python, are not in tools/js/lib/stream*.js yet; loader: §2.2's `predicate-not-boolean`.
-KNOWN_GAPS = {
-    **{f"{fmt}/stream_{name}.json": "stream text: append / part_lists / unwrap (§9)"
-       for fmt, names in {
-        "cohere": ("content_parts_and_tool_plan_are_kept", "dropped_connection_flags_the_open_call",
-                   "max_tokens_cut_call_is_held", "message_end_error_is_a_stream_error",
-                   "no_argument_call_and_text", "parallel_calls_repeat_start_delta_end",
-                   "sse_with_done_sentinel"),
-        "mistral": ("content_parts_give_their_text", "sdk_envelope_is_read_as_its_chunk"),
-        "ollama": ("content_pieces_are_the_reply_text", "dropped_connection_without_done",
-                   "error_line_is_a_stream_error", "length_done_reason_is_truncated",
-                   "ndjson_bytes_split_anywhere", "parallel_calls_arrive_before_the_done_line",
-                   "string_arguments_from_a_proxy_are_decoded", "text_around_a_call"),
-        "openai": ("a_call_after_the_finish_is_malformed", "arguments_before_the_name_wait_for_it",
-                   "chunk_is_sniffed_as_an_openai_stream", "dropped_connection_is_incomplete",
-                   "duplicate_index_in_one_chunk_is_one_call", "in_band_error_is_a_stream_error",
-                   "legacy_function_call_streams_into_one_call",
-                   "missing_or_null_index_matches_by_id_then_latest",
-                   "name_resent_in_every_fragment_is_kept_once",
-                   "only_choice_zero_is_read_in_any_order", "parallel_calls_are_ready_at_finish",
-                   "reused_index_with_a_new_id_is_a_new_call",
-                   "sparse_index_leaves_no_phantom_call",
-                   "sse_framing_with_comments_crlf_and_multiline_data",
-                   "text_before_a_call_and_usage_chunk", "text_deltas_are_the_reply_text",
-                   "token_limit_cut_drops_the_last_call",
-                   "whole_arguments_resent_are_undecodable_not_split"),
-        "responses": ("text_deltas_are_kept_for_a_message_never_done",),
-    }.items() for name in names},
-    "spec-validation/predicate_that_selects_a_value_is_refused.json":
-        "loader: predicate-not-boolean (§2.2)",
-}
-
-
-def test_the_js_implementation_fails_no_case_but_the_known_gaps(counts: dict[str, Any]) -> None:
-    failed = {f.split(":")[0] for f in counts["failures"]}
-    assert failed - set(KNOWN_GAPS) == set(), "\n".join(counts["failures"])
-    assert set(KNOWN_GAPS) - failed == set(), "these pass now: take them off KNOWN_GAPS"
-    assert counts["totals"]["failed"] == len(KNOWN_GAPS)
+def test_the_js_implementation_fails_no_case(counts: dict[str, Any]) -> None:
+    assert counts["totals"]["failed"] == 0, "\n".join(counts["failures"])
+    assert counts["failures"] == []
 
 
 def test_the_js_runner_accounts_for_every_case_of_every_kind(counts: dict[str, Any]) -> None:
@@ -153,8 +115,7 @@ def test_the_js_runner_accounts_for_every_case_of_every_kind(counts: dict[str, A
         assert got["skipped"] == optional.get(kind, 0), f"{kind}: only optional cases are skipped"
         if kind not in MAY_BE_NOT_IMPLEMENTED:
             assert got["not_implemented"] == 0, f"{kind}: {counts['not_implemented']}"
-            gaps = sum(1 for name in KNOWN_GAPS if _kind_of(SUITE / name) == kind)
-            assert got["passed"] == number - optional.get(kind, 0) - gaps, kind
+            assert got["passed"] == number - optional.get(kind, 0), kind
 
 
 def test_every_rendered_wire_reply_round_trips_in_js(counts: dict[str, Any]) -> None:
@@ -261,6 +222,88 @@ def test_a_case_key_the_runner_does_not_check_fails_loudly(tmp_path: Path) -> No
     assert done.returncode == 1
     assert result["totals"] == {"passed": 0, "failed": 1, "skipped": 0, "not_implemented": 0}
     assert "calls_in_order" in result["failures"][0]  # named, by the case schema or the runner
+
+
+# Stream parts that break the loader's rules (specs/README.md §2, §9.1, §9.12); no bundled case
+# holds most of them, so the JS loader is held to the problems the Python loader reports.
+_DEMO = """spec_version: 1
+format: {name}
+title: Demo format
+doc_ref: https://example.invalid/docs
+sniff: {{when: "type(message) == 'object'", priority: 10}}
+items:
+  - select: "message.calls"
+    type_field: type
+unknown_items: refuse
+calls:
+  - {{type: call, name: "name", arguments: "args", id: "id"}}
+"""
+_BROKEN_STREAM = _DEMO.format(name="demo") + """stream:
+  ready: at_close
+  error: {events: [error], message: "message"}
+  refuse:
+    - {events: [odd], reason: "odd"}
+  complete: "done"
+  rules:
+    - {name: start, init: {value: "{message: {}}", slots: ["message.parts"]}, set: {a: "b"}}
+    - {name: both, update: {list: "message.calls", at: "message.one", key: "index"}}
+    - {name: start, events: [x], open: {list: "message.other", key: "index", value: "@"}}
+    - {name: stop, end: {keep: "message.calls"}, when: "stop"}
+    - {name: text, each: "a[", append: {message.text: "piece"}}
+"""
+_BASE_STREAM = _DEMO.format(name="base") + """stream:
+  framing: sse
+  ready: at_close
+  rules:
+    - {name: start, init: {value: "{message: `{}`}"}}
+    - {name: call, open: {list: "message.calls", key: "index", value: "call"}}
+"""
+_DIALECT_STREAM = """spec_version: 1
+format: dialect
+extends: base
+title: A dialect
+doc_ref: https://example.invalid/docs
+stream:
+  rules:
+    - {name: call, events: [call], open: {list: "message.calls", key: "index", value: "call"}}
+    - {name: extra, open: {list: "message.elsewhere", key: "index", value: "call"}}
+    - {name: flagged, set: {x: "y"}, when: "flag"}
+"""
+
+
+def _python_problems(folder: Path, name: str) -> list[dict[str, Any]]:
+    from toolwire.spec import load_wire_spec
+
+    try:
+        load_wire_spec(folder / name)
+    except toolwire.SpecError as error:
+        return [{"rule": p.rule, "line": p.line, "col": p.col, "pointer": p.pointer}
+                | ({} if Path(p.path).name == name else {"file": Path(p.path).name})
+                for p in error.problems]
+    return []
+
+
+def test_the_js_loader_reports_the_stream_rules_as_python_does(tmp_path: Path) -> None:
+    suite, files = tmp_path / "suite" / "spec-validation", tmp_path / "files"
+    suite.mkdir(parents=True)
+    for name, text, others in (("demo.yaml", _BROKEN_STREAM, {}),
+                               ("dialect.yaml", _DIALECT_STREAM, {"base.yaml": _BASE_STREAM})):
+        folder = files / name
+        folder.mkdir(parents=True)
+        for other, content in {name: text, **others}.items():
+            (folder / other).write_text(content, encoding="utf-8")
+        case = {"description": f"stream rules: {name}", "source": "synthetic", "file_name": name,
+                "spec_text": text, "other_files": others,
+                "expect": {"problems": _python_problems(folder, name)}}
+        (suite / name.replace(".yaml", ".json")).write_text(json.dumps(case), encoding="utf-8")
+    found = {p["rule"] for c in suite.iterdir()
+             for p in json.loads(c.read_text(encoding="utf-8"))["expect"]["problems"]}
+    assert found >= {"stream-op", "stream-rule-name", "stream-events", "stream-slot-list",
+                     "predicate-not-boolean", "expression-syntax", "missing-key"}
+    done = _run("--json", "--suite", str(tmp_path / "suite"))
+    result = json.loads(done.stdout)
+    assert result["failures"] == []
+    assert result["totals"]["passed"] == 2
 
 
 def test_the_js_dependencies_are_pinned_by_the_lockfile() -> None:
