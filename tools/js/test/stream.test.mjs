@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { loadFolder, compileSpec } from '../lib/loader.js';
+import { loadFolder, loadFile, compileSpec } from '../lib/loader.js';
 import { Accumulator } from '../lib/stream.js';
 
 const SPECS = new URL('../../../specs/', import.meta.url).pathname;
@@ -46,4 +46,38 @@ test('an event in its SDK envelope is read as the chunk inside it', () => {
   const enveloped = outcome('mistral', [{ data: chunk }]);
   assert.deepEqual(enveloped, outcome('mistral', [chunk]));
   assert.equal(enveloped.text, 'Hi');
+});
+
+// A demo format whose `append` rule writes wherever the event says (§9.3).
+const DEMO = `spec_version: 1
+format: demo
+title: Demo format
+doc_ref: https://example.invalid/docs
+sniff: {when: "type(message) == 'object'", priority: 10}
+items:
+  - select: "message.calls"
+    type_field: type
+unknown_items: refuse
+calls:
+  - {type: call, name: "name", arguments: "args", id: "id"}
+stream:
+  framing: sse
+  ready: at_close
+  rules:
+    - {name: start, init: {value: "{message: {role: 'assistant'}}"}}
+    - {name: call, when: "type(call) == 'object'", open: {list: "message.calls", key: "index", value: "call"}}
+    - {name: text, append: {message.text: "piece", "message.calls[0].name": "name_piece"}}
+`;
+
+test('an append into a slot\'s item is malformed_stream, one outside every slot is joined', () => {
+  const { spec, problems } = loadFile('demo.yaml', { 'demo.yaml': DEMO }, {}, SPECS);
+  assert.deepEqual(problems, []);
+  const acc = new Accumulator({ demo: compileSpec(spec.data) }, 'demo');
+  acc.feed({ piece: 'Hel' });
+  acc.feed({ piece: 'lo' });
+  assert.equal(acc.snapshot().message.text, 'Hello');
+  acc.feed({ call: { type: 'call', name: 'f' }, index: 0 });
+  acc.feed({ piece: '!' });
+  assert.equal(acc.snapshot().message.text, 'Hello!');
+  assert.throws(() => acc.feed({ name_piece: 'x' }), (e) => e.code === 'malformed_stream' && e.rule === 'text' && /update\.append/.test(e.message));
 });
