@@ -171,3 +171,44 @@ def test_a_dialect_overrides_a_base_stream_rule_by_name(tmp_path: Path) -> None:
     acc.feed(chat_chunk({"done_word": "tool_calls"}))
     assert acc.complete
     assert "sniff" not in registry.spec("shouty").data["stream"]
+
+
+# A demo format whose `append` rule writes wherever the event says (§9.3); the JS side holds
+# the same demo in tools/js/test/stream.test.mjs.
+_APPEND_DEMO = """spec_version: 1
+format: demo
+title: Demo format
+doc_ref: https://example.invalid/docs
+sniff: {when: "type(message) == 'object'", priority: 10}
+items:
+  - select: "message.calls"
+    type_field: type
+unknown_items: refuse
+calls:
+  - {type: call, name: "name", arguments: "args", id: "id"}
+stream:
+  framing: sse
+  ready: at_close
+  rules:
+    - {name: start, init: {value: "{message: {role: 'assistant'}}"}}
+    - name: call
+      when: "type(call) == 'object'"
+      open: {list: "message.calls", key: "index", value: "call"}
+    - {name: text, append: {message.text: "piece", "message.calls[0].name": "name_piece"}}
+"""
+
+
+def test_an_append_into_a_slot_item_is_malformed_and_one_outside_every_slot_is_joined(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "demo.yaml").write_text(_APPEND_DEMO, encoding="utf-8")
+    acc = toolwire.Accumulator("demo", registry=toolwire.Registry.from_paths(tmp_path))
+    acc.feed({"piece": "Hel"})
+    acc.feed({"piece": "lo"})
+    assert acc.snapshot()["message"]["text"] == "Hello"
+    acc.feed({"call": {"type": "call", "name": "f"}, "index": 0})
+    acc.feed({"piece": "!"})
+    assert acc.snapshot()["message"]["text"] == "Hello!"
+    with pytest.raises(toolwire.MalformedStream, match=r"inside an item of message\.calls") as err:
+        acc.feed({"name_piece": "x"})
+    assert err.value.rule == "text" and "update.append" in str(err.value)

@@ -166,6 +166,12 @@ class Engine:
                 continue
             if type(value) is not str:
                 raise Broken(f"an appended piece for {show(path)} is a {type(value).__name__}")
+            inside = self._slot_holding(path)
+            if inside is not None:
+                raise Broken(
+                    f"{show(path)} is inside an item of {show(inside)}: append there with"
+                    " update.append"
+                )
             pieces = self.pieces.get(path)
             if pieces is None:
                 current = get(doc, path)
@@ -174,6 +180,23 @@ class Engine:
                 pieces = self.pieces[path] = [current] if current else []
             pieces.append(value)
             self.pieces_dirty = True
+
+    def _slot_holding(self, path: Path) -> Path | None:
+        """The list (or ``at``) path of a slot whose item ``path`` points into, if any (§9.3).
+
+        A document-level ``append`` there would race the slot's own pieces; looked up per
+        slot list, not per slot, so the check stays flat in the number of calls.
+        """
+        for where in self.lists.values():
+            if not where.slots:
+                continue
+            base = where.path
+            size = len(base)
+            if path[:size] != base:
+                continue
+            if where.slots[0].position == -1 or (len(path) > size and type(path[size]) is int):
+                return base
+        return None
 
     def _open(self, op: Op, subject: Any) -> None:
         assert op.list is not None and op.key is not None and op.value is not None
