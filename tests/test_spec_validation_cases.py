@@ -50,6 +50,6 @@ def test_every_loader_rule_has_a_case() -> None:
         "unknown-key", "missing-key", "wrong-type", "bad-value", "unsupported-version",
         "format-name", "type-source", "when-required", "expression-syntax",
         "expression-not-portable", "predicate-not-boolean", "extends-unknown", "extends-cycle",
-        "extends-remove",
+        "extends-remove", "stream-op", "stream-rule-name", "stream-events", "stream-slot-list",
     }
     assert sorted(rules - covered) == []
