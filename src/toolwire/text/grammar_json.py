@@ -93,7 +93,7 @@ class JsonGrammar:
         self._objects = shape != "array"
         self._arrays = shape != "object"
         self._separator = separator
-        self._blank_separator = bool(separator) and not separator.strip(JSON_BLANKS)
+        self._blank_separator = separator is not None and not separator.strip(JSON_BLANKS)
         self._when = when
         self._name = name
         self._arguments = arguments
