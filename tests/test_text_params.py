@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from toolwire.errors import UnknownFormat
@@ -10,6 +12,7 @@ from toolwire.text import (
     extract_from_text,
     extract_hermes_from_text,
     extract_text,
+    load_text_spec,
 )
 from toolwire.toolcall import ToolCall
 
@@ -66,6 +69,33 @@ def test_a_parameter_value_its_pattern_refuses_is_a_value_error() -> None:
         extract_text(HERMES, "text", tag="a b")
     with pytest.raises(ValueError):
         extract_text(HERMES, "text", tag="")
+
+
+def test_an_empty_value_is_allowed_only_where_the_pattern_matches_it() -> None:
+    hy = bundled_text_specs()["hy_v4"]
+    assert dict(hy.params) == {"suffix": ""}
+    text = "<tool_calls:a><tool_call:a>f</tool_call:a></tool_calls:a>"
+    assert extract_text(hy, text, suffix=":a") == ("", [ToolCall("f")])
+    assert extract_text(hy, text, suffix="") == (text, [])
+    with pytest.raises(ValueError, match="'tag' must not be empty"):
+        extract_text(HERMES, "text", tag="")
+
+
+def test_a_marker_left_empty_by_its_parameters_is_a_value_error(tmp_path: Path) -> None:
+    path = tmp_path / "bare.yaml"
+    path.write_text(
+        "kind: text\nspec_version: 1\nformat: bare\ntitle: t\ndoc_ref: https://example.com\n"
+        "params:\n  start:\n    default: '<s>'\n    pattern: '^(<s>)?$'\n"
+        "    description: The open marker.\n"
+        "block:\n  open: ['${start}']\n  close: '</s>'\n"
+        "payload:\n  - grammar: json\n    shape: object\n    name: name\n"
+        "    arguments: arguments\n",
+        encoding="utf-8",
+    )
+    spec = load_text_spec(path)
+    assert extract_text(spec, '<s>{"name": "f"}</s>')[1] == [ToolCall("f")]
+    with pytest.raises(ValueError, match="empty"):
+        extract_text(spec, "text", start="")
 
 
 def test_an_unknown_format_raises_unknown_format_listing_the_known_ones() -> None:

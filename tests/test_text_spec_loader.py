@@ -157,6 +157,14 @@ def test_a_bad_pattern_and_a_default_breaking_its_pattern_are_reported() -> None
     ]
 
 
+def test_an_empty_default_needs_a_pattern_that_matches_it() -> None:
+    assert problems(VALID.replace("default: call", 'default: ""')) == [
+        ("param-default", "/params/tag/default", 8, 14)
+    ]
+    unpatterned = VALID.replace('default: call\n    pattern: "^[a-z]+$"', 'default: ""')
+    assert [p[0] for p in problems(unpatterned)] == ["param-default"]
+
+
 def test_a_close_marker_that_is_also_an_open_marker_clashes() -> None:
     assert rules(VALID.replace('close: "</${tag}>"', 'close: "<${tag}>"')) == ["marker-clash"]
 

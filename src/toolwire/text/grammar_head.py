@@ -82,14 +82,24 @@ class HeadGrammar:
         return Parsed([call], end)
 
     def _split(self, chunk: str) -> tuple[int, int] | None:
-        """Where the head stops and the arguments start, by the earliest literal."""
+        """Where the head stops and the arguments start, by the earliest literal.
+
+        The literals are looked for after a leading ``name_prefix``: Step-Audio 2's prefix is
+        the line ``function``, and its head ends at the next line break.
+        """
         best: tuple[int, int] | None = None
+        start = 0
+        prefix = self._name_prefix
+        if prefix:
+            lead = len(chunk) - len(chunk.lstrip())
+            if chunk.startswith(prefix, lead):
+                start = lead + len(prefix)
         for marker in self._head_end:
-            at = chunk.find(marker)
+            at = chunk.find(marker, start)
             if at != -1 and (best is None or at < best[0]):
                 best = (at, at + len(marker))
         for marker in self._arguments_start:
-            at = chunk.find(marker)
+            at = chunk.find(marker, start)
             if at != -1 and (best is None or at < best[0]):
                 best = (at, at)
         return best

@@ -10,6 +10,9 @@ object, no name, a ``when`` that does not hold), the block carries no call and s
 in the text where it was. Splitting a JSON array's text to keep half of it would
 hand back a reply that never existed.
 
+A separator made of whitespace only (MiniMax's ``"\n"``) is found in the whitespace
+between two values, which is where such a separator stands: one object per line.
+
 With ``single_key`` a call object is ``{"NAME": ARGUMENTS}``, one key (Apertus).
 
 With ``arguments_keys`` the spec names the keys a call object may carry its arguments
@@ -48,6 +51,8 @@ __all__ = ["JsonGrammar"]
 
 SHAPES: Final = frozenset({"object", "array", "object-or-array"})
 DEFAULT_CALL_KEYS: Final = ("name", "id", "type")
+JSON_BLANKS: Final = " \t\n\r"
+"""JSON's whitespace: a separator made only of it is looked for between values (§1b.6)."""
 MISPLACED_CODE: Final = "arguments-key-unknown"
 """``arguments_error_code`` of a call object whose arguments sit under a key the spec does
 not accept."""
@@ -60,6 +65,7 @@ class JsonGrammar:
         "_arguments",
         "_arguments_keys",
         "_arrays",
+        "_blank_separator",
         "_call_keys",
         "_id",
         "_name",
@@ -87,6 +93,7 @@ class JsonGrammar:
         self._objects = shape != "array"
         self._arrays = shape != "object"
         self._separator = separator
+        self._blank_separator = separator is not None and not separator.strip(JSON_BLANKS)
         self._when = when
         self._name = name
         self._arguments = arguments
@@ -138,10 +145,17 @@ class JsonGrammar:
         separator = self._separator
         while separator:
             at = skip_blanks(chunk, end)
-            if not chunk.startswith(separator, at):
+            if self._blank_separator:
+                # One object per line: the separator lies in the whitespace just skipped.
+                if chunk.find(separator, end, at) == -1:
+                    break
+                start = at
+            elif chunk.startswith(separator, at):
+                start = skip_blanks(chunk, at + len(separator))
+            else:
                 break
             try:
-                value, after = decode(chunk, skip_blanks(chunk, at + len(separator)))
+                value, after = decode(chunk, start)
             except OutOfRange:
                 raise
             except ValueError:

@@ -9,7 +9,7 @@ rule                    meaning
 ``unused-param``        a declared parameter no marker uses
 ``reserved-param``      a parameter named ``tools`` (the callers' tool list)
 ``bad-pattern``         a parameter's ``pattern`` is not a regular expression
-``param-default``       a parameter's default breaks its own pattern
+``param-default``       a parameter's default breaks its own pattern, or is empty without one
 ``marker-clash``        a marker the scanner searches for occurs inside another
 ``name-source``         an xml-parameters payload needs exactly one of function, name_end
 ``head-id``             a head-json payload takes its id from the head and an id_marker
@@ -98,7 +98,12 @@ def _params(
         if name not in used:
             message = f"parameter {name!r} is used by no marker"
             yield doc.problem(pointer, message, "unused-param", key=True)
-        if not isinstance(param, dict) or not isinstance(param.get("pattern"), str):
+        if not isinstance(param, dict):
+            continue
+        if not isinstance(param.get("pattern"), str):
+            if param.get("default") == "":
+                message = "an empty default needs a pattern that matches the empty string"
+                yield doc.problem(f"{pointer}/default", message, "param-default")
             continue
         try:
             pattern = re.compile(param["pattern"])

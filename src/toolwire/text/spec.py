@@ -97,8 +97,8 @@ class TextSpec:
         """The parameter values, in declared order, defaults filled in.
 
         Raises :class:`TypeError` for a parameter the spec does not declare or a
-        value that is not a string, :class:`ValueError` for an empty value or one
-        that breaks the parameter's pattern.
+        value that is not a string, :class:`ValueError` for an empty value its pattern does
+        not allow, or one that breaks the parameter's pattern.
         """
         unknown = sorted(set(given) - set(self._param_specs))
         if unknown:
@@ -113,7 +113,7 @@ class TextSpec:
                 raise TypeError(
                     f"{self.format}: parameter {name!r} must be a str, not {type(value).__name__}"
                 )
-            if not value:
+            if not value and (spec.pattern is None or spec.pattern.fullmatch("") is None):
                 raise ValueError(f"{self.format}: parameter {name!r} must not be empty")
             if spec.pattern is not None and spec.pattern.fullmatch(value) is None:
                 raise ValueError(
@@ -130,9 +130,14 @@ class TextSpec:
             return scanner
         named = dict(zip(self._param_specs, values, strict=True))
         templates = self._templates
-        scanner = build_scanner(
-            self._data, lambda pointer: templates[pointer].render(named), self._expressions
-        )
+
+        def render(pointer: str) -> str:
+            marker = templates[pointer].render(named)
+            if not marker:
+                raise ValueError(f"{self.format}: the marker at {pointer} is empty with {named}")
+            return marker
+
+        scanner = build_scanner(self._data, render, self._expressions)
         with self._lock:
             if len(self._scanners) >= _CACHE_SIZE:
                 self._scanners.clear()

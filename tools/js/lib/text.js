@@ -59,7 +59,17 @@ export function textScanner(specText, params = {}, options = {}) {
     if (declared.pattern && !new RegExp(declared.pattern, 'u').test(value)) throw new Error(`parameter ${name} breaks its pattern`);
     values[name] = value;
   }
-  const fill = (v) => (typeof v === 'string' ? v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, n) => values[n])
+  // a value may be empty only where its pattern matches the empty string (§1b.5)
+  for (const [name, value] of Object.entries(values)) {
+    const pattern = data.params[name].pattern;
+    if (value === '' && !(pattern && new RegExp(pattern, 'u').test(''))) throw new Error(`parameter ${name} must not be empty`);
+  }
+  const marker = (v) => {
+    const out = v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, n) => values[n]);
+    if (v && !out) throw new Error(`a marker of ${data.format} is empty with these parameters`);
+    return out;
+  };
+  const fill = (v) => (typeof v === 'string' ? marker(v)
     : Array.isArray(v) ? v.map(fill) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
   if (data.messages) return messageScanner(fill(data.messages));
   const block = fill(data.block);

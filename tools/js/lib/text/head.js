@@ -1,13 +1,16 @@
 // Grammar `head-json` (specs/README.md §1b.7): a name head, then JSON arguments (Mistral's
 // NAME[ARGS]{…}, DeepSeek, Kimi K2). The name is known first, so broken arguments still make a call.
 import { scanAt } from '../json.js';
-import { call, decoded, plausibleName, skipJson, strip, UNFINISHED } from './common.js';
+import { call, decoded, plausibleName, skipBlanks, skipJson, strip, UNFINISHED } from './common.js';
 
 export function headGrammar(p) {
   return (chunk, fill, cut) => {
     let best = null;
-    for (const m of p.head_end || []) { const at = chunk.indexOf(m); if (at !== -1 && (!best || at < best[0])) best = [at, at + m.length]; }
-    for (const m of p.arguments_start || []) { const at = chunk.indexOf(m); if (at !== -1 && (!best || at < best[0])) best = [at, at]; }
+    // the literals are looked for after a leading name_prefix (Step-Audio 2's "function\n")
+    const lead = skipBlanks(chunk, 0);
+    const from = p.name_prefix && chunk.startsWith(p.name_prefix, lead) ? lead + p.name_prefix.length : 0;
+    for (const m of p.head_end || []) { const at = chunk.indexOf(m, from); if (at !== -1 && (!best || at < best[0])) best = [at, at + m.length]; }
+    for (const m of p.arguments_start || []) { const at = chunk.indexOf(m, from); if (at !== -1 && (!best || at < best[0])) best = [at, at]; }
     if (!best) return null;
     const head = strip(chunk.slice(0, best[0]));
     let name = head; let id = p.id === 'head' ? head : '';

@@ -41,14 +41,20 @@ export function jsonGrammar(p) {
       return decoded(n, raw, ident);
     } catch { return null; }
   };
+  const blankSeparator = !!p.separator && skipJson(p.separator, 0) === p.separator.length;
   const value = (chunk, at) => scanAt(chunk, skipJson(chunk, at), true);
   return (chunk, fill) => {
     const values = []; let end = 0;
     try { const [v, e2] = value(chunk, 0); values.push(v); end = e2; } catch { return null; }
     while (p.separator) {
       const at = skipJson(chunk, end);
-      if (!chunk.startsWith(p.separator, at)) break;
-      try { const [v, e2] = value(chunk, at + p.separator.length); values.push(v); end = e2; } catch { break; }
+      let start;
+      if (blankSeparator) { // one object per line: the separator lies in the whitespace skipped
+        if (!chunk.slice(end, at).includes(p.separator)) break;
+        start = at;
+      } else if (chunk.startsWith(p.separator, at)) start = at + p.separator.length;
+      else break;
+      try { const [v, e2] = value(chunk, start); values.push(v); end = e2; } catch { break; }
     }
     if (fill && skipJson(chunk, end) !== chunk.length) return null;
     const calls = [];
