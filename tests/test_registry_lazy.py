@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import toolwire
 from toolwire.spec.bundle import load_bundled_specs
@@ -47,3 +48,22 @@ def test_an_unknown_format_still_names_the_known_ones() -> None:
         assert "anthropic" in str(exc)
     else:
         raise AssertionError("no UnknownFormat")
+
+
+def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: Any) -> None:
+    # Decoding the whole _bundle.json once cost a cold CLI more than reading its reply
+    # (issue 9 item 15): the bundle is decoded one spec entry at a time, on first use.
+    from toolwire.spec import bundle
+
+    decoded: list[str] = []
+    entry_at = bundle._entry_at
+
+    def counting(text: str, fmt: str, start: int) -> dict[str, Any]:
+        decoded.append(fmt)
+        return entry_at(text, fmt, start)
+
+    monkeypatch.setattr(bundle, "_entry_at", counting)
+    registry = toolwire.Registry.bundled()
+    assert [c.name for c in registry.extract("openai", REPLY)] == ["f"]
+    assert decoded == ["openai"]
+    assert len(registry.formats()) > 1

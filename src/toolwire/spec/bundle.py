@@ -5,8 +5,16 @@ and the JMESPath parser: tens of milliseconds of imports and work before the fir
 is read, paid by every short-lived process (a CLI call, a serverless function). The
 bundled specs never change between releases, so ``tools/gen_bundle.py`` does that work
 once: ``_bundle.json`` holds each resolved, validated spec's data (``extends`` already
-merged) and the parsed AST of every expression, and :func:`load_bundled_specs` compiles
-them with :meth:`Expression.from_ast` — JSON and closures, nothing else.
+merged) with the parsed AST of every expression it uses, and :func:`bundled_spec_makers`
+compiles them with :meth:`Expression.from_ast` — JSON and closures, nothing else.
+
+Decoding the whole file costs a cold process more than the rest of reading a reply
+(issue 9 item 15), and a CLI call or a serverless function reads one format. So each
+spec is decoded when it is first compiled: the file is the JSON ``json.dumps(indent=1)``
+writes, where a line opening with exactly two spaces and ``{`` starts an entry of the
+``specs`` list (a JSON string holds no raw newline, and deeper lines are indented
+further), and the C scanner decodes one entry from there. A file of any other layout is
+decoded whole, with the same result.
 
 The bundle records a checksum of every spec file it was made from. When the files on
 disk differ (a spec edited in a checkout without regenerating), :func:`load_bundled_specs`
@@ -23,7 +31,7 @@ import zlib
 from _collections_abc import Callable, Iterator
 
 from ..expression import Expression
-from ..jsonc import loads
+from ..jsonc import loads, make_scan
 from ..paths import bundled_specs_path
 from .wirespec import CallEntry, ServerEntry, WireSpec, compile_wire_spec
 
@@ -41,7 +49,8 @@ __all__ = [
 
 BUNDLE_PATH: Final = os.path.join(os.path.dirname(os.path.realpath(__file__)), "_bundle.json")
 """Where the bundle is (a str: see :mod:`toolwire.paths` for why not a ``Path``)."""
-BUNDLE_VERSION: Final = 1
+BUNDLE_VERSION: Final = 2
+"""2: each spec entry carries its format first and the ASTs of its own expressions."""
 WIRE_FOLDER: Final = "wire"
 
 
@@ -107,15 +116,64 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
 
 
 def read_bundle(path: str | os.PathLike[str] = BUNDLE_PATH) -> dict[str, Any] | None:
-    """The bundle's content, or None when there is none this toolwire can read."""
+    """The bundle's content, decoded whole, or None when there is none this toolwire can read."""
+    text = _bundle_text(path)
+    if text is None:
+        return None
     try:
-        with open(path, "rb") as handle:
-            bundle = loads(handle.read().decode("utf-8"))
-    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        bundle = loads(text)
+    except ValueError:
         return None
     if not isinstance(bundle, dict) or bundle.get("bundle_version") != BUNDLE_VERSION:
         return None
     return bundle
+
+
+def _bundle_text(path: str | os.PathLike[str]) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8")
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+
+
+_SPECS_KEY: Final = '\n "specs": [\n'
+"""Where the ``specs`` list opens in the layout ``gen_bundle`` writes (see the docstring)."""
+_ENTRY: Final = '\n  {\n   "format": '
+"""How each of its entries opens: two spaces deep, its ``format`` first."""
+_SCAN_ENTRY: Final = make_scan()
+
+
+def _layout(text: str) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """The bundle's header (everything but the specs) and where each format's entry
+    starts, read from ``gen_bundle``'s layout without decoding an entry; None for a
+    text of another layout (or no JSON at all)."""
+    head = text.find(_SPECS_KEY)
+    if head <= 0 or text[head - 1] != ",":
+        return None
+    try:
+        header = loads(text[: head - 1] + "\n}")
+        starts: dict[str, int] = {}
+        at = text.find(_ENTRY, head)
+        while at >= 0:
+            fmt, end = _SCAN_ENTRY(text, at + len(_ENTRY))
+            if type(fmt) is not str or fmt in starts:
+                return None
+            starts[fmt] = at + 3  # the entry's "{"
+            at = text.find(_ENTRY, end)
+    except (ValueError, StopIteration):
+        return None
+    if not isinstance(header, dict) or not starts:
+        return None
+    return header, starts
+
+
+def _entry_at(text: str, fmt: str, start: int) -> dict[str, Any]:
+    """The spec entry of ``fmt`` decoded from ``start`` (see :func:`_layout`)."""
+    entry, _ = _SCAN_ENTRY(text, start)
+    if not isinstance(entry, dict) or entry.get("format") != fmt:  # pragma: no cover
+        raise ValueError(f"_bundle.json: no entry of {fmt!r} at offset {start}")
+    return entry
 
 
 def load_bundled_specs(path: str | os.PathLike[str] = BUNDLE_PATH) -> list[WireSpec] | None:
@@ -129,28 +187,55 @@ def bundled_spec_makers(
 ) -> dict[str, Callable[[], WireSpec]] | None:
     """Format name -> a function compiling that bundled spec; None if the bundle is
     missing or stale. Compiling every spec costs a cold process milliseconds, and a CLI
-    call or a serverless function reads one format: the registry compiles on first use."""
-    bundle = read_bundle(path)
-    if bundle is None:
+    call or a serverless function reads one format: the registry compiles on first use,
+    and only then decodes that spec's entry of the bundle."""
+    text = _bundle_text(path)
+    if text is None:
+        return None
+    layout = _layout(text)
+    entries: dict[str, Callable[[], dict[str, Any]]]
+    if layout is not None:
+        header, starts = layout
+        entries = {fmt: _decoder(text, fmt, start) for fmt, start in starts.items()}
+    else:
+        whole = read_bundle(path)
+        if whole is None:
+            return None
+        header = whole
+        entries = {e["format"]: _decoded(e) for e in whole["specs"]}
+    if header.get("bundle_version") != BUNDLE_VERSION:
         return None
     try:
         root = bundled_specs_path()
     except FileNotFoundError:
         return None
-    if bundle.get("sources") != source_checksums(root):
+    if header.get("sources") != source_checksums(root):
         return None
-    asts: dict[str, Any] = bundle["expressions"]
-    compiled: dict[str, Expression] = {}
+    compiled: dict[str, Expression] = {}  # shared: a dialect's specs use the same selectors
 
-    def expression(source: str) -> Expression:
-        found = compiled.get(source)
-        if found is None:
-            found = compiled[source] = Expression.from_ast(source, asts[source])
-        return found
+    def maker(entry_of: Callable[[], dict[str, Any]]) -> Callable[[], WireSpec]:
+        def make() -> WireSpec:
+            entry = entry_of()
+            asts: dict[str, Any] = entry["expressions"]
 
-    def maker(entry: dict[str, Any]) -> Callable[[], WireSpec]:
-        return lambda: compile_wire_spec(
-            entry["data"], os.path.join(root, entry["path"]), compiler=expression
-        )
+            def expression(source: str) -> Expression:
+                found = compiled.get(source)
+                if found is None:
+                    found = compiled[source] = Expression.from_ast(source, asts[source])
+                return found
 
-    return {entry["data"]["format"]: maker(entry) for entry in bundle["specs"]}
+            return compile_wire_spec(
+                entry["data"], os.path.join(root, entry["path"]), compiler=expression
+            )
+
+        return make
+
+    return {fmt: maker(entry_of) for fmt, entry_of in entries.items()}
+
+
+def _decoder(text: str, fmt: str, start: int) -> Callable[[], dict[str, Any]]:
+    return lambda: _entry_at(text, fmt, start)
+
+
+def _decoded(entry: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    return lambda: entry
