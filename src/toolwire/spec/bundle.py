@@ -25,10 +25,10 @@ bundle; ``tests/test_bundle.py`` fails on a stale bundle and names the command t
 from __future__ import annotations
 
 import os
-import zlib
 
 # collections.abc without importing the collections package: a cold start (issue 9.15)
 from _collections_abc import Callable, Iterator
+from zlib import crc32
 
 from ..expression import Expression
 from ..jsonc import loads, make_scan
@@ -58,20 +58,51 @@ def source_checksums(specs_dir: str | os.PathLike[str]) -> dict[str, str]:
     """Every wire spec file below ``specs_dir/wire`` (relative path -> CRC-32 and size).
 
     Not a security measure: it tells a stale bundle from a fresh one, cheaply enough to
-    run on every load.
+    run on every load (``os.scandir`` and file descriptors: ``os.walk``, ``relpath`` and
+    file objects cost a cold process more than the checksums themselves).
     """
     sums: dict[str, str] = {}
-    top = os.path.join(specs_dir, WIRE_FOLDER)
-    for folder, subfolders, files in os.walk(top):
-        subfolders[:] = sorted(d for d in subfolders if d != "conformance")
-        for name in sorted(files):
-            if name.endswith(".yaml"):
-                path = os.path.join(folder, name)
-                with open(path, "rb") as handle:
-                    content = handle.read()
-                relative = os.path.relpath(path, specs_dir).replace(os.sep, "/")
-                sums[relative] = f"{zlib.crc32(content):08x}:{len(content)}"
+    _checksum_folder(os.path.join(specs_dir, WIRE_FOLDER), WIRE_FOLDER, sums)
     return sums
+
+
+def _checksum_folder(folder: str, relative: str, sums: dict[str, str]) -> None:
+    """The ``.yaml`` files of ``folder`` (sorted), then its subfolders' (sorted, depth
+    first, ``conformance`` left out, symbolic links not followed): ``os.walk``'s order."""
+    try:
+        with os.scandir(folder) as found:
+            entries = sorted(found, key=_name)
+    except OSError:
+        return
+    subfolders = []
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if entry.name != "conformance" and not entry.is_symlink():
+                subfolders.append(entry)
+        elif entry.name.endswith(".yaml"):
+            content = _read_bytes(entry.path)
+            sums[f"{relative}/{entry.name}"] = f"{crc32(content):08x}:{len(content)}"
+    for entry in subfolders:
+        _checksum_folder(entry.path, f"{relative}/{entry.name}", sums)
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _read_bytes(path: str) -> bytes:
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        parts = [os.read(handle, os.fstat(handle).st_size + 1)]
+        while parts[-1]:  # a file grown since fstat: read on to its end
+            parts.append(os.read(handle, 1 << 16))
+        return b"".join(parts)
+    finally:
+        os.close(handle)
 
 
 def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
