@@ -58,9 +58,9 @@ def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: An
     decoded: list[str] = []
     entry_at = bundle._entry_at
 
-    def counting(text: str, fmt: str, start: int) -> dict[str, Any]:
+    def counting(data: bytes, fmt: str, start: int, end: int) -> dict[str, Any]:
         decoded.append(fmt)
-        return entry_at(text, fmt, start)
+        return entry_at(data, fmt, start, end)
 
     monkeypatch.setattr(bundle, "_entry_at", counting)
     registry = toolwire.Registry.bundled()

@@ -148,62 +148,63 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
 
 def read_bundle(path: str | os.PathLike[str] = BUNDLE_PATH) -> dict[str, Any] | None:
     """The bundle's content, decoded whole, or None when there is none this toolwire can read."""
-    text = _bundle_text(path)
-    if text is None:
-        return None
+    data = _bundle_bytes(path)
     try:
-        bundle = loads(text)
-    except ValueError:
+        bundle = loads(data.decode("utf-8")) if data is not None else None
+    except ValueError:  # UnicodeDecodeError is a ValueError
         return None
     if not isinstance(bundle, dict) or bundle.get("bundle_version") != BUNDLE_VERSION:
         return None
     return bundle
 
 
-def _bundle_text(path: str | os.PathLike[str]) -> str | None:
+def _bundle_bytes(path: str | os.PathLike[str]) -> bytes | None:
     try:
         with open(path, "rb") as handle:
-            return handle.read().decode("utf-8")
-    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+            return handle.read()
+    except OSError:
         return None
 
 
-_SPECS_KEY: Final = '\n "specs": [\n'
+_SPECS_KEY: Final = b'\n "specs": [\n'
 """Where the ``specs`` list opens in the layout ``gen_bundle`` writes (see the docstring)."""
-_ENTRY: Final = '\n  {\n   "format": '
+_ENTRY: Final = b'\n  {\n   "format": '
 """How each of its entries opens: two spaces deep, its ``format`` first."""
 _SCAN_ENTRY: Final = make_scan()
 
 
-def _layout(text: str) -> tuple[dict[str, Any], dict[str, int]] | None:
-    """The bundle's header (everything but the specs) and where each format's entry
-    starts, read from ``gen_bundle``'s layout without decoding an entry; None for a
-    text of another layout (or no JSON at all)."""
-    head = text.find(_SPECS_KEY)
-    if head <= 0 or text[head - 1] != ",":
+def _layout(data: bytes) -> tuple[dict[str, Any], dict[str, tuple[int, int]]] | None:
+    """The bundle's header (everything but the specs) and the bytes each format's entry
+    spans, read from ``gen_bundle``'s layout without decoding an entry (nor the rest of
+    the file: UTF-8 is decoded one entry at a time); None for another layout."""
+    head = data.find(_SPECS_KEY)
+    if head <= 0 or data[head - 1 : head] != b",":
         return None
     try:
-        header = loads(text[: head - 1] + "\n}")
-        starts: dict[str, int] = {}
-        at = text.find(_ENTRY, head)
+        header = loads(data[: head - 1].decode("utf-8") + "\n}")
+        spans: dict[str, tuple[int, int]] = {}
+        at = data.find(_ENTRY, head)
         while at >= 0:
-            fmt, end = _SCAN_ENTRY(text, at + len(_ENTRY))
-            if type(fmt) is not str or fmt in starts:
+            name_at = at + len(_ENTRY)
+            fmt, _ = _SCAN_ENTRY(data[name_at : data.index(b"\n", name_at)].decode("utf-8"), 0)
+            if type(fmt) is not str or fmt in spans:
                 return None
-            starts[fmt] = at + 3  # the entry's "{"
-            at = text.find(_ENTRY, end)
-    except (ValueError, StopIteration):
+            following = data.find(_ENTRY, name_at)
+            spans[fmt] = (at + 3, len(data) if following < 0 else following)  # from its "{"
+            at = following
+    except (ValueError, StopIteration):  # UnicodeDecodeError is a ValueError
         return None
-    if not isinstance(header, dict) or not starts:
+    if not isinstance(header, dict) or not spans:
         return None
-    return header, starts
+    return header, spans
 
 
-def _entry_at(text: str, fmt: str, start: int) -> dict[str, Any]:
-    """The spec entry of ``fmt`` decoded from ``start`` (see :func:`_layout`)."""
-    entry, _ = _SCAN_ENTRY(text, start)
+def _entry_at(data: bytes, fmt: str, start: int, end: int) -> dict[str, Any]:
+    """The spec entry of ``fmt``: the JSON object opening at byte ``start`` (what
+    follows it before ``end``, a comma or the list's end, is not read)."""
+    entry, _ = _SCAN_ENTRY(data[start:end].decode("utf-8"), 0)
     if not isinstance(entry, dict) or entry.get("format") != fmt:  # pragma: no cover
-        raise ValueError(f"_bundle.json: no entry of {fmt!r} at offset {start}")
+        raise ValueError(f"_bundle.json: no entry of {fmt!r} at byte {start}")
     return entry
 
 
@@ -220,14 +221,14 @@ def bundled_spec_makers(
     missing or stale. Compiling every spec costs a cold process milliseconds, and a CLI
     call or a serverless function reads one format: the registry compiles on first use,
     and only then decodes that spec's entry of the bundle."""
-    text = _bundle_text(path)
-    if text is None:
+    data = _bundle_bytes(path)
+    if data is None:
         return None
-    layout = _layout(text)
+    layout = _layout(data)
     entries: dict[str, Callable[[], dict[str, Any]]]
     if layout is not None:
-        header, starts = layout
-        entries = {fmt: _decoder(text, fmt, start) for fmt, start in starts.items()}
+        header, spans = layout
+        entries = {fmt: _decoder(data, fmt, *span) for fmt, span in spans.items()}
     else:
         whole = read_bundle(path)
         if whole is None:
@@ -264,8 +265,8 @@ def bundled_spec_makers(
     return {fmt: maker(entry_of) for fmt, entry_of in entries.items()}
 
 
-def _decoder(text: str, fmt: str, start: int) -> Callable[[], dict[str, Any]]:
-    return lambda: _entry_at(text, fmt, start)
+def _decoder(data: bytes, fmt: str, start: int, end: int) -> Callable[[], dict[str, Any]]:
+    return lambda: _entry_at(data, fmt, start, end)
 
 
 def _decoded(entry: dict[str, Any]) -> Callable[[], dict[str, Any]]:
