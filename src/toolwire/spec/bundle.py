@@ -32,7 +32,7 @@ from zlib import crc32
 
 from ..expression import Expression
 from ..jsonc import loads, make_scan
-from ..paths import bundled_specs_path
+from ..paths import PACKAGE_DIR, bundled_specs_path
 from .wirespec import CallEntry, ServerEntry, WireSpec, compile_wire_spec
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -47,7 +47,7 @@ __all__ = [
     "spec_expressions",
 ]
 
-BUNDLE_PATH: Final = os.path.join(os.path.dirname(os.path.realpath(__file__)), "_bundle.json")
+BUNDLE_PATH: Final = os.path.join(PACKAGE_DIR, "spec", "_bundle.json")
 """Where the bundle is (a str: see :mod:`toolwire.paths` for why not a ``Path``)."""
 BUNDLE_VERSION: Final = 2
 """2: each spec entry carries its format first and the ASTs of its own expressions."""
