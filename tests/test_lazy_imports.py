@@ -290,3 +290,51 @@ def test_a_text_extract_loads_no_response_template_module_until_one_is_used() ->
         " 'regex' in sys.modules]"
     )
     assert found["result"] == [[], ["f", "g"], False, False]
+
+
+def test_a_plain_cli_extract_loads_neither_the_parser_nor_the_name_checks() -> None:
+    # argparse's parser (toolwire.cli.parser) is built only for a command line the plain
+    # reader does not read; the format-name checks (toolwire.cli.names) only with --format.
+    found = _loaded_after(
+        "import io\n"
+        "from toolwire.cli import main\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'openai'], out=out)\n"
+        "result = [json.loads(out.getvalue())['format'], sorted(m for m in"
+        " ('toolwire.cli.parser', 'toolwire.cli.names') if m in sys.modules)]"
+    )
+    assert found["result"] == ["openai", []]
+
+
+def test_the_parser_and_the_name_checks_load_when_needed() -> None:
+    found = _loaded_after(
+        "import io, contextlib\n"
+        "from toolwire.cli import main\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'openai', '--format', 'openai'], out=out)\n"
+        "names = 'toolwire.cli.names' in sys.modules\n"
+        "with contextlib.redirect_stderr(io.StringIO()):\n"
+        "    main(['extract', '--example=openai'], out=io.StringIO())\n"
+        "result = [names, 'toolwire.cli.parser' in sys.modules]"
+    )
+    assert found["result"] == [True, True]
+
+
+def test_a_cold_extract_compiles_one_spec_and_builds_only_the_functions_it_calls() -> None:
+    # The bundle is decoded one spec at a time, and a standard function's checks are
+    # built when an expression calling it compiles: a cold CLI call pays for one format.
+    found = _loaded_after(
+        "import io\n"
+        "import toolwire\n"
+        "from toolwire.cli import main\n"
+        "from toolwire.expression import functions\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'openai'], out=out)\n"
+        "registry = toolwire.Registry.default()\n"
+        "result = [sorted(registry._specs), len(registry.formats()),"
+        " sorted(functions._FUNCTIONS), len(functions.SIGNATURES)]"
+    )
+    compiled, formats, built, standard = found["result"]
+    assert compiled == ["openai"]
+    assert formats > 1
+    assert len(built) < standard
