@@ -367,3 +367,20 @@ def test_the_command_leaves_its_objects_out_of_the_shutdown_collections() -> Non
 
 def test_a_caller_passing_argv_keeps_its_shutdown_as_it_was() -> None:
     assert _frozen_at_exit("main(sys.argv[1:], out=io.StringIO())") == [0, 0, False]
+
+
+def test_a_few_extracts_walk_and_many_compile_the_generated_function() -> None:
+    # Compiling a spec's generated extract was a fifth of a cold `import toolwire;
+    # toolwire.extract(...)`: the first replies walk (the same answer), then it compiles.
+    found = _loaded_after(
+        "import toolwire\n"
+        "from toolwire.wire.interpreter import WALKS_BEFORE_COMPILING\n"
+        f"first = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
+        "cold = 'toolwire.wire.fastpath' in sys.modules\n"
+        "for _ in range(WALKS_BEFORE_COMPILING):\n"
+        f"    last = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
+        "spec = toolwire.Registry.default().spec('openai')\n"
+        "result = [first, cold, last, 'toolwire.wire.fastpath' in sys.modules,"
+        " spec.fast.get(None) is not None]"
+    )
+    assert found["result"] == [["f"], False, ["f"], True, True]
