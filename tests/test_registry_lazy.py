@@ -22,7 +22,7 @@ def test_reading_one_format_compiles_only_that_spec() -> None:
 def test_the_lazy_registry_holds_what_the_eager_load_holds() -> None:
     eager = {s.format: s for s in load_bundled_specs() or ()}
     registry = toolwire.Registry.bundled()
-    assert registry.sniff_format(REPLY) == "openai"  # sniffing needs every spec
+    assert registry.sniff_format(REPLY) == "openai"
     specs = registry.specs()
     assert sorted(specs) == sorted(eager)
     assert all(specs[f].data == eager[f].data for f in eager)
@@ -67,3 +67,23 @@ def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: An
     assert [c.name for c in registry.extract("openai", REPLY)] == ["f"]
     assert decoded == ["openai"]
     assert len(registry.formats()) > 1
+
+
+def test_sniffing_compiles_only_the_spec_it_finds() -> None:
+    # The bundle's sniff table holds every format's predicate: `toolwire extract FILE`
+    # compiled all fourteen specs to sniff before (issue 9 item 15).
+    registry = toolwire.Registry.bundled()
+    assert registry.sniff_format(REPLY) == "openai"
+    assert set(registry._specs) == set()
+    assert registry.read(None, REPLY).format == "openai"
+    assert set(registry._specs) == {"openai"}
+
+
+def test_the_sniff_table_orders_formats_as_the_compiled_specs_do() -> None:
+    by_table = toolwire.Registry.bundled()
+    compiled = toolwire.Registry.bundled()
+    compiled.specs()  # every spec compiled: the order comes from the specs themselves
+    assert compiled._pending == {}
+    assert [(f, e.source) for f, e in by_table._sniff_order] == [
+        (f, e.source) for f, e in compiled._sniff_order]
+    assert len(by_table._sniff_order) > 1

@@ -39,6 +39,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final
 
+    Sniffs = Callable[[], "dict[str, tuple[int, Expression] | None] | None"]
+    """Each format's sniff priority and predicate (None: it has none); None: not known."""
+
 __all__ = [
     "BUNDLE_PATH",
     "BUNDLE_VERSION",
@@ -170,6 +173,8 @@ _SPECS_KEY: Final = b'\n "specs": [\n'
 """Where the ``specs`` list opens in the layout ``gen_bundle`` writes (see the docstring)."""
 _ENTRY: Final = b'\n  {\n   "format": '
 """How each of its entries opens: two spaces deep, its ``format`` first."""
+_SNIFF_KEY: Final = b'\n ],\n "sniff": '
+"""Where the sniff table follows the ``specs`` list: the last key, decoded when sniffing."""
 _SCAN_ENTRY: Final = make_scan()
 
 
@@ -180,6 +185,9 @@ def _layout(data: bytes) -> tuple[dict[str, Any], dict[str, tuple[int, int]]] | 
     head = data.find(_SPECS_KEY)
     if head <= 0 or data[head - 1 : head] != b",":
         return None
+    tail = data.rfind(_SNIFF_KEY, head)  # near the end: searched from there
+    if tail < 0:
+        tail = len(data)
     try:
         header = loads(data[: head - 1].decode("utf-8") + "\n}")
         spans: dict[str, tuple[int, int]] = {}
@@ -190,7 +198,7 @@ def _layout(data: bytes) -> tuple[dict[str, Any], dict[str, tuple[int, int]]] | 
             if type(fmt) is not str or fmt in spans:
                 return None
             following = data.find(_ENTRY, name_at)
-            spans[fmt] = (at + 3, len(data) if following < 0 else following)  # from its "{"
+            spans[fmt] = (at + 3, tail if following < 0 else following)  # from its "{"
             at = following
     except (ValueError, StopIteration):  # UnicodeDecodeError is a ValueError
         return None
@@ -221,20 +229,33 @@ def bundled_spec_makers(
     missing or stale. Compiling every spec costs a cold process milliseconds, and a CLI
     call or a serverless function reads one format: the registry compiles on first use,
     and only then decodes that spec's entry of the bundle."""
+    parts = bundled_parts(path)
+    return None if parts is None else parts[0]
+
+
+def bundled_parts(
+    path: str | os.PathLike[str] = BUNDLE_PATH,
+) -> tuple[dict[str, Callable[[], WireSpec]], Sniffs] | None:
+    """:func:`bundled_spec_makers`, and a function giving every format's sniff predicate
+    without compiling any spec (None where the bundle has no sniff table): sniffing a
+    reply (``toolwire extract FILE``) then compiles only the spec it finds."""
     data = _bundle_bytes(path)
     if data is None:
         return None
     layout = _layout(data)
     entries: dict[str, Callable[[], dict[str, Any]]]
+    sniff_table: Callable[[], Any]
     if layout is not None:
         header, spans = layout
         entries = {fmt: _decoder(data, fmt, *span) for fmt, span in spans.items()}
+        sniff_table = lambda: _sniff_table_at(data)  # noqa: E731
     else:
         whole = read_bundle(path)
         if whole is None:
             return None
         header = whole
         entries = {e["format"]: _decoded(e) for e in whole["specs"]}
+        sniff_table = lambda: whole.get("sniff")  # noqa: E731
     if header.get("bundle_version") != BUNDLE_VERSION:
         return None
     try:
@@ -262,7 +283,32 @@ def bundled_spec_makers(
 
         return make
 
-    return {fmt: maker(entry_of) for fmt, entry_of in entries.items()}
+    def sniffs() -> dict[str, tuple[int, Expression] | None] | None:
+        table = sniff_table()
+        if not isinstance(table, dict) or table.keys() != entries.keys():
+            return None
+        found: dict[str, tuple[int, Expression] | None] = {}
+        for fmt, sniff in table.items():
+            if sniff is None:
+                found[fmt] = None
+                continue
+            source = sniff["when"]
+            expression = compiled.get(source)
+            if expression is None:
+                expression = compiled[source] = Expression.from_ast(source, sniff["ast"])
+            found[fmt] = (int(sniff["priority"]), expression)
+        return found
+
+    return {fmt: maker(entry_of) for fmt, entry_of in entries.items()}, sniffs
+
+
+def _sniff_table_at(data: bytes) -> Any:
+    """The ``sniff`` table after the specs (see :data:`_SNIFF_KEY`); None without one."""
+    at = data.rfind(_SNIFF_KEY)
+    if at < 0:
+        return None
+    table, _ = _SCAN_ENTRY(data[at + len(_SNIFF_KEY) :].decode("utf-8"), 0)
+    return table
 
 
 def _decoder(data: bytes, fmt: str, start: int, end: int) -> Callable[[], dict[str, Any]]:
