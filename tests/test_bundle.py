@@ -80,3 +80,24 @@ def test_an_unreadable_bundle_is_not_used(tmp_path: Path, content: str) -> None:
     broken.write_text(content, encoding="utf-8")
     assert load_bundled_specs(broken) is None
     assert load_bundled_specs(tmp_path / "missing.json") is None
+
+
+def test_a_bundle_in_another_layout_gives_the_same_specs(tmp_path: Path) -> None:
+    # The reader finds each entry by gen_bundle's layout; any other layout of the same
+    # JSON (here one line) is decoded whole, to the very same specs.
+    bundle = read_bundle()
+    assert bundle is not None
+    flat = tmp_path / "_bundle.json"
+    flat.write_text(json.dumps(bundle), encoding="utf-8")
+    by_layout = {spec.format: _shape(spec) for spec in load_bundled_specs() or []}
+    whole = {spec.format: _shape(spec) for spec in load_bundled_specs(flat) or []}
+    assert whole == by_layout
+    assert sorted(by_layout) == sorted(bundle_entry["format"] for bundle_entry in bundle["specs"])
+
+
+def test_each_entry_holds_the_asts_of_its_own_expressions() -> None:
+    bundle = read_bundle()
+    assert bundle is not None
+    for entry, spec in zip(bundle["specs"], load_bundled_specs() or [], strict=True):
+        assert entry["format"] == spec.format
+        assert set(entry["expressions"]) == {e.source for e in spec_expressions(spec)}

@@ -290,3 +290,97 @@ def test_a_text_extract_loads_no_response_template_module_until_one_is_used() ->
         " 'regex' in sys.modules]"
     )
     assert found["result"] == [[], ["f", "g"], False, False]
+
+
+def test_a_plain_cli_extract_loads_neither_the_parser_nor_the_name_checks() -> None:
+    # argparse's parser (toolwire.cli.parser) is built only for a command line the plain
+    # reader does not read; the format-name checks (toolwire.cli.names) only with --format.
+    found = _loaded_after(
+        "import io\n"
+        "from toolwire.cli import main\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'openai'], out=out)\n"
+        "result = [json.loads(out.getvalue())['format'], sorted(m for m in"
+        " ('toolwire.cli.parser', 'toolwire.cli.names') if m in sys.modules)]"
+    )
+    assert found["result"] == ["openai", []]
+
+
+def test_the_parser_and_the_name_checks_load_when_needed() -> None:
+    found = _loaded_after(
+        "import io, contextlib\n"
+        "from toolwire.cli import main\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'openai', '--format', 'openai'], out=out)\n"
+        "names = 'toolwire.cli.names' in sys.modules\n"
+        "with contextlib.redirect_stderr(io.StringIO()):\n"
+        "    main(['extract', '--example=openai'], out=io.StringIO())\n"
+        "result = [names, 'toolwire.cli.parser' in sys.modules]"
+    )
+    assert found["result"] == [True, True]
+
+
+def test_a_cold_extract_compiles_one_spec_and_builds_only_the_functions_it_calls() -> None:
+    # The bundle is decoded one spec at a time, and a standard function's checks are
+    # built when an expression calling it compiles: a cold CLI call pays for one format.
+    found = _loaded_after(
+        "import io\n"
+        "import toolwire\n"
+        "from toolwire.cli import main\n"
+        "from toolwire.expression import functions\n"
+        "out = io.StringIO()\n"
+        "main(['extract', '--example', 'openai'], out=out)\n"
+        "registry = toolwire.Registry.default()\n"
+        "result = [sorted(registry._specs), len(registry.formats()),"
+        " sorted(functions._FUNCTIONS), len(functions.SIGNATURES)]"
+    )
+    compiled, formats, built, standard = found["result"]
+    assert compiled == ["openai"]
+    assert formats > 1
+    assert len(built) < standard
+
+
+def _frozen_at_exit(call: str) -> object:
+    program = (
+        "import atexit, gc, io, sys\n"
+        "sys.argv = ['toolwire', 'extract', '--example', 'openai']\n"
+        "from toolwire.cli import main\n"
+        f"code = {call}\n"
+        "before = gc.get_freeze_count()\n"
+        "atexit._run_exitfuncs()\n"
+        "print(repr([code, before, gc.get_freeze_count() > 0]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                          text=True, check=True)
+    import ast
+
+    return ast.literal_eval(done.stdout.splitlines()[-1])
+
+
+def test_the_command_leaves_its_objects_out_of_the_shutdown_collections() -> None:
+    # Python's last collections walk every live object (about a sixth of a cold extract):
+    # the command freezes them at exit, and only then.
+    assert _frozen_at_exit("main(out=io.StringIO())") == [0, 0, True]
+
+
+def test_a_caller_passing_argv_keeps_its_shutdown_as_it_was() -> None:
+    assert _frozen_at_exit("main(sys.argv[1:], out=io.StringIO())") == [0, 0, False]
+
+
+def test_a_few_extracts_walk_and_many_compile_the_generated_function() -> None:
+    # Compiling a spec's generated extract was a fifth of a cold `import toolwire;
+    # toolwire.extract(...)`: the first replies walk (the same answer), then it compiles.
+    found = _loaded_after(
+        "import toolwire\n"
+        "from toolwire.wire.interpreter import WALKS_BEFORE_COMPILING\n"
+        f"first = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
+        "cold = 'toolwire.wire.fastpath' in sys.modules\n"
+        "for _ in range(WALKS_BEFORE_COMPILING):\n"
+        f"    last = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
+        "spec = toolwire.Registry.default().spec('openai')\n"
+        "result = [first, cold, last, 'toolwire.wire.fastpath' in sys.modules,"
+        " spec.fast.get(None) is not None]"
+    )
+    assert found["result"] == [["f"], False, ["f"], True, True]

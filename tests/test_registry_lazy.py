@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import toolwire
 from toolwire.spec.bundle import load_bundled_specs
@@ -21,7 +22,7 @@ def test_reading_one_format_compiles_only_that_spec() -> None:
 def test_the_lazy_registry_holds_what_the_eager_load_holds() -> None:
     eager = {s.format: s for s in load_bundled_specs() or ()}
     registry = toolwire.Registry.bundled()
-    assert registry.sniff_format(REPLY) == "openai"  # sniffing needs every spec
+    assert registry.sniff_format(REPLY) == "openai"
     specs = registry.specs()
     assert sorted(specs) == sorted(eager)
     assert all(specs[f].data == eager[f].data for f in eager)
@@ -47,3 +48,42 @@ def test_an_unknown_format_still_names_the_known_ones() -> None:
         assert "anthropic" in str(exc)
     else:
         raise AssertionError("no UnknownFormat")
+
+
+def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: Any) -> None:
+    # Decoding the whole _bundle.json once cost a cold CLI more than reading its reply
+    # (issue 9 item 15): the bundle is decoded one spec entry at a time, on first use.
+    from toolwire.spec import bundle
+
+    decoded: list[str] = []
+    entry_at = bundle._entry_at
+
+    def counting(data: bytes, fmt: str, start: int, end: int) -> dict[str, Any]:
+        decoded.append(fmt)
+        return entry_at(data, fmt, start, end)
+
+    monkeypatch.setattr(bundle, "_entry_at", counting)
+    registry = toolwire.Registry.bundled()
+    assert [c.name for c in registry.extract("openai", REPLY)] == ["f"]
+    assert decoded == ["openai"]
+    assert len(registry.formats()) > 1
+
+
+def test_sniffing_compiles_only_the_spec_it_finds() -> None:
+    # The bundle's sniff table holds every format's predicate: `toolwire extract FILE`
+    # compiled all fourteen specs to sniff before (issue 9 item 15).
+    registry = toolwire.Registry.bundled()
+    assert registry.sniff_format(REPLY) == "openai"
+    assert set(registry._specs) == set()
+    assert registry.read(None, REPLY).format == "openai"
+    assert set(registry._specs) == {"openai"}
+
+
+def test_the_sniff_table_orders_formats_as_the_compiled_specs_do() -> None:
+    by_table = toolwire.Registry.bundled()
+    compiled = toolwire.Registry.bundled()
+    compiled.specs()  # every spec compiled: the order comes from the specs themselves
+    assert compiled._pending == {}
+    assert [(f, e.source) for f, e in by_table._sniff_order] == [
+        (f, e.source) for f, e in compiled._sniff_order]
+    assert len(by_table._sniff_order) > 1

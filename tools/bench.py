@@ -14,7 +14,8 @@ no call (``tools/bench_replies.py``) — it times:
 - the official SDK's ``model_validate`` of the body, where installed (the ``bench`` extras);
 
 then whole processes: a cold ``toolwire extract --example openai`` against
-``python -c pass`` (from ``.pyc`` files, as an installed package runs). Every figure is a
+``python -c pass`` (from ``.pyc`` files, as an installed package runs; ``--instructions``
+also counts what each executes, under valgrind). Every figure is a
 median (``time.perf_counter_ns``) over rounds in which each contender is sampled once, in
 a rotating order, each sample repeating its call for ~0.3 ms; a ratio is the median of
 the per-round ratios, so a burst of load on a shared machine hits both sides of a pair
@@ -34,6 +35,7 @@ import itertools
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -293,7 +295,22 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
     return notes
 
 
-def bench_cli(settings: Settings, verdicts: Verdicts) -> None:
+def _instructions(command: Sequence[str], env: dict[str, str]) -> int | None:
+    """Instructions ``command`` executes (valgrind's callgrind), or None without valgrind.
+
+    Unlike wall time, the count does not move with the load of a shared machine, so a
+    change to the cold start can be weighed there (it leaves out system-call time)."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+    )
+    for line in done.stderr.splitlines():
+        if "refs:" in line:  # "==123== I   refs:      84,084,351"
+            return int(line.rsplit(":", 1)[1].replace(",", "").strip())
+    return None
+
+
+def bench_cli(settings: Settings, verdicts: Verdicts, instructions: bool = False) -> None:
     """Cold processes, interleaved: ``toolwire extract --example openai`` vs ``python -c pass``."""
     script = Path(sys.executable).with_name("toolwire")
     cli = [str(script)] if script.is_file() else [sys.executable, "-m", "toolwire.cli"]
@@ -324,6 +341,13 @@ def bench_cli(settings: Settings, verdicts: Verdicts) -> None:
     for name, values in samples.items():
         median = statistics.median(values)
         print(f"  {name:<36} {median / 1e6:7.1f} ms  ({median / base:.2f}x)")
+    if instructions and shutil.which("valgrind"):
+        counts = {name: _instructions(command, env) for name, command in commands.items()}
+        floor = counts["python -c pass"]
+        print("  instructions (valgrind --tool=callgrind, the same under any load):")
+        for name, count in counts.items():
+            share = f"  ({count / floor:.2f}x)" if count and floor else ""
+            print(f"  {name:<36} {count or 0:>13,}{share}")
     ratio = statistics.median(samples["toolwire extract --example openai"]) / base
     verdicts.add(f"cold CLI <= {MAX_CLI_OVER_PYTHON:g}x python -c pass",
                  "extract --example openai", f"{ratio:.2f}x", ratio <= MAX_CLI_OVER_PYTHON)
@@ -483,6 +507,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--formats", help="comma-separated formats (default: all bundled)")
     parser.add_argument("--no-text", action="store_true", help="skip tools/bench_text.py")
     parser.add_argument("--no-cli", action="store_true", help="skip the cold processes")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the cold processes' instructions (needs valgrind)")
     parser.add_argument("--no-sdk-objects", action="store_true",
                         help="skip reading SDK response objects against their bodies")
     parser.add_argument("--no-batch", action="store_true", help="skip tools/bench_batch.py")
@@ -511,7 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_stream:
         bench_stream(args.quick, verdicts)
     if not args.no_cli:
-        bench_cli(settings, verdicts)
+        bench_cli(settings, verdicts, instructions=args.instructions)
     if not args.no_text:
         bench_text(args.quick, verdicts)
     if not args.no_batch:  # toolwire batch (issue 15): its own table, then its verdicts here

@@ -5,9 +5,10 @@
 
 Loads every bundled wire spec the slow way (strict YAML, meta-schema, ``extends``
 resolution, JMESPath parser) and writes what :mod:`toolwire.spec.bundle` needs to rebuild the
-same specs without any of that: each spec's resolved data, the AST of every expression,
-and a checksum of each source file. Run it after editing anything under ``specs/wire``;
-``tests/test_bundle.py`` fails until you do.
+same specs without any of that: each spec's resolved data with the AST of every
+expression it uses (so that one spec decodes alone), every spec's sniff predicate (so
+that sniffing compiles no spec), and a checksum of each source file. Run it after
+editing anything under ``specs/wire``; ``tests/test_bundle.py`` fails until you do.
 """
 
 from __future__ import annotations
@@ -38,18 +39,26 @@ def build_bundle() -> str:
     root = bundled_specs_dir()
     registry = Registry.from_paths()  # the YAML path, never the bundle
     specs: list[dict[str, Any]] = []
-    expressions: dict[str, Any] = {}
     for fmt in registry.formats():
         spec = registry.spec(fmt)
-        specs.append({"path": Path(spec.path).relative_to(root).as_posix(), "data": spec.data})
-        for expression in spec_expressions(spec):
-            expressions[expression.source] = expression.ast
+        expressions = {e.source: e.ast for e in spec_expressions(spec)}
+        specs.append({  # the format first: the reader finds each entry by it
+            "format": fmt,
+            "path": Path(spec.path).relative_to(root).as_posix(),
+            "data": spec.data,
+            "expressions": dict(sorted(expressions.items())),
+        })
+    sniff: dict[str, Any] = {}
+    for fmt in registry.formats():  # sniffing a reply needs these, not the specs
+        spec = registry.spec(fmt)
+        sniff[fmt] = None if spec.sniff is None else {
+            "priority": spec.sniff_priority, "when": spec.sniff.source, "ast": spec.sniff.ast}
     bundle = {
         "bundle_version": BUNDLE_VERSION,
         "generated_by": COMMAND,
         "sources": source_checksums(root),
-        "specs": specs,
-        "expressions": dict(sorted(expressions.items())),
+        "specs": specs,  # the reader decodes everything above it as the header
+        "sniff": sniff,  # and this only to sniff a reply
     }
     return json.dumps(bundle, ensure_ascii=False, indent=1) + "\n"
 

@@ -18,9 +18,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["bundled_specs_dir", "bundled_specs_path"]
+__all__ = ["PACKAGE_DIR", "bundled_specs_dir", "bundled_specs_path"]
 
-_PACKAGE = os.path.dirname(os.path.realpath(__file__))
+PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
+"""The ``toolwire`` package's folder, symbolic links resolved (once: each ``realpath``
+costs a cold process a system call per path component)."""
+_PACKAGE = PACKAGE_DIR
 
 
 def bundled_specs_path() -> str:

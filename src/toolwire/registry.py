@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, TypeVar
 
+    from .expression import Expression
     from .spec import Document
+    from .spec.bundle import Sniffs
     from .text import TextReply, TextSpec
 
     _Spec = TypeVar("_Spec")
@@ -118,7 +120,9 @@ class Registry:
         self._text_table: dict[str, TextSpec] = {s.format: s for s in text_specs}
         self._text_loader = text_loader  # text specs loaded on first use, then kept
         self.replaced: frozenset[str] = frozenset(replaced)
-        self._sniffing: list[WireSpec] | None = None
+        self._sniffing: list[tuple[str, Expression]] | None = None
+        # The pending specs' sniff predicates without compiling them (the bundle's table)
+        self._pending_sniffs: Sniffs | None = None
 
     def _compiled(self, fmt: str) -> WireSpec | None:
         """The spec of ``fmt``, compiling it if it is still pending; None if unknown."""
@@ -140,13 +144,24 @@ class Registry:
         return self._specs
 
     @property
-    def _sniff_order(self) -> list[WireSpec]:
+    def _sniff_order(self) -> list[tuple[str, Expression]]:
+        """``(format, sniff predicate)`` by priority: compiled specs' own, and the pending
+        ones' from the bundle's table, so sniffing compiles no spec where it can."""
         order = self._sniffing
         if order is None:
-            order = self._sniffing = sorted(
-                (s for s in self._all.values() if s.sniff is not None),
-                key=lambda s: (-s.sniff_priority, s.format),
-            )
+            with self._pending_lock:
+                specs, pending = dict(self._specs), set(self._pending)
+            table = self._pending_sniffs() if pending and self._pending_sniffs else None
+            if pending and (table is None or not pending <= table.keys()):
+                specs, pending = self._all, set()  # no table to go by: compile them
+            found = [(s.sniff_priority, s.format, s.sniff)
+                     for s in specs.values() if s.sniff is not None]
+            for fmt in pending:
+                sniff = table[fmt] if table is not None else None
+                if sniff is not None:
+                    found.append((sniff[0], fmt, sniff[1]))
+            found.sort(key=lambda s: (-s[0], s[1]))
+            order = self._sniffing = [(fmt, sniff) for _, fmt, sniff in found]
         return order
 
     @property
@@ -167,13 +182,13 @@ class Registry:
         it is stale, and the text specs load on first use: reading a reply then needs
         no YAML, no JSON Schema and no JMESPath parser.
         """
-        from .spec.bundle import bundled_spec_makers
+        from .spec.bundle import bundled_parts
 
-        makers = bundled_spec_makers()
-        if makers is None:
+        parts = bundled_parts()
+        if parts is None:
             return cls.from_paths(include_bundled=True, include_env=False)
         registry = cls(text_loader=_bundled_text_specs)
-        registry._pending = makers  # compiled on first use: see _compiled
+        registry._pending, registry._pending_sniffs = parts  # compiled on first use
         return registry
 
     @classmethod
@@ -257,6 +272,7 @@ class Registry:
         # base's wire specs not compiled yet stay pending here too (compiled on first use)
         registry._pending = {f: make for f, make in base._pending.items()
                              if f not in registry._specs}
+        registry._pending_sniffs = base._pending_sniffs
         return registry
 
     # -- looking up ---------------------------------------------------------------
@@ -301,10 +317,10 @@ class Registry:
             response = coerce_response(data, None)
         except ValueError:
             return None
-        for spec in self._sniff_order:
+        for fmt, sniff in self._sniff_order:
             try:
-                if spec.sniff is not None and spec.sniff.evaluate(response) is True:
-                    return spec.format
+                if sniff.evaluate(response) is True:
+                    return fmt
             except ValueError:
                 continue
         return None

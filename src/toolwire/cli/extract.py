@@ -119,9 +119,11 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
         raise UsageError(f"--example reads a bundled reply; it does not go with FILE {args.file}")
     if args.example is not None and getattr(args, "jsonl", False):
         raise UsageError("--jsonl does not go with --example (an example is one reply)")
-    from .names import wire_format
+    fmt = args.format
+    if fmt is not None:  # imported only then: a plain extract sniffs or names an example
+        from .names import wire_format
 
-    fmt = args.format if args.format is None else wire_format(registry, args.format)
+        fmt = wire_format(registry, fmt)
     strict = True if args.strict else (False if args.lenient else None)
     if getattr(args, "jsonl", False):
         if in_content:

@@ -32,7 +32,7 @@ from _collections_abc import Callable, Mapping, Sequence
 # operator's C half (built in): the operator module itself is an import a cold start pays
 from _operator import ge, gt, le, lt
 
-from .functions import FUNCTIONS, SIGNATURES, call_problem, failed
+from .functions import SIGNATURES, call_problem, failed, function
 from .values import EvaluationError, comparable, equals, is_number, is_true, type_name
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -383,7 +383,7 @@ def _multi_select_dict(node: _Node) -> Evaluator:
 
 def _function(node: _Node) -> Evaluator:
     name = node["value"]
-    impl, checks = FUNCTIONS[name]
+    impl, checks = function(name)
     args: list[Evaluator] = []
     for child in node["children"]:
         if child["type"] == "expref":

@@ -1,7 +1,7 @@
 """The JMESPath standard functions, with jmespath.py 1.1.0's signatures and type checks.
 
-Each function is a plain Python callable plus a run-time check per parameter, built once;
-the closure compiler (:mod:`toolwire.expression.closures`) calls them. Static problems
+Each function is a plain Python callable plus a run-time check per parameter, built on
+first use; the closure compiler (:mod:`toolwire.expression.closures`) calls them. Static problems
 (arity, ``&expr`` placement) are found when a spec loads, by :func:`call_problem`.
 """
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     _Node = Mapping[str, Any]
     _Check = Callable[[str, Any], None]
 
-__all__ = ["FUNCTIONS", "SIGNATURES", "call_problem", "failed"]
+__all__ = ["SIGNATURES", "call_problem", "failed", "function"]
 
 
 def failed(name: str, exc: BaseException) -> EvaluationError:
@@ -241,7 +241,17 @@ _IMPLEMENTATIONS: Final[Mapping[str, Callable[..., Any]]] = {
     "values": lambda obj: list(obj.values()),
 }
 
-FUNCTIONS: Final[Mapping[str, tuple[Callable[..., Any], tuple[_Check | None, ...]]]] = {
-    name: (_IMPLEMENTATIONS[name], tuple(_checker(types) for types in params))
-    for name, (params, _variadic) in SIGNATURES.items()
-}
+_FUNCTIONS: dict[str, tuple[Callable[..., Any], tuple[_Check | None, ...]]] = {}
+
+
+def function(name: str) -> tuple[Callable[..., Any], tuple[_Check | None, ...]]:
+    """Standard function ``name``: its implementation and a run-time check per declared
+    parameter (None: any value). Built on first use and kept: a spec calls a few of the
+    26, and building every check costs a cold process more than its reply (issue 9.15)."""
+    found = _FUNCTIONS.get(name)
+    if found is None:
+        params, _variadic = SIGNATURES[name]
+        found = _FUNCTIONS[name] = (
+            _IMPLEMENTATIONS[name], tuple(_checker(types) for types in params)
+        )
+    return found

@@ -236,7 +236,8 @@ class WireSpec(Record):
 
     ``data`` is the spec's validated data, kept for tools; ``fast`` caches the generated
     extract functions (:mod:`toolwire.wire.fastpath`) by ``strict`` (None: the spec's own
-    ``unknown_items``), built on first use. Neither is part of the spec's value.
+    ``unknown_items``), built once the spec has read a few replies, and under
+    ``"walked"`` how many it read before. Neither is part of the spec's value.
     """
 
     __slots__ = (
@@ -278,7 +279,7 @@ class WireSpec(Record):
     render: RenderPart | None
     path: str
     data: Mapping[str, Any]
-    fast: dict[bool | None, Any]
+    fast: dict[bool | str | None, Any]
     structured_output: Expression | None
     choices: tuple[str, ...] | None
     stream_event: Expression | None
@@ -301,7 +302,7 @@ class WireSpec(Record):
         data: Mapping[str, Any] | None = None,
         normalize: Normalize | None = None,
         render: RenderPart | None = None,
-        fast: dict[bool | None, Any] | None = None,
+        fast: dict[bool | str | None, Any] | None = None,
         structured_output: Expression | None = None,
         choices: tuple[str, ...] | None = None,
         stream_event: Expression | None = None,

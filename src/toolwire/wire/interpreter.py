@@ -331,6 +331,10 @@ def extract(
         response = _chosen(spec, _response(spec, response), choice)
     fast = spec.fast.get(strict)
     if fast is None:
+        walked = spec.fast.get("walked", 0)
+        if walked < WALKS_BEFORE_COMPILING:  # see there: a short-lived process never compiles
+            spec.fast["walked"] = walked + 1
+            return walk_extract(spec, response, strict)
         fast = _build_fast(spec, strict)
     found = fast(response)
     if found is not None:  # [] only for a reply that is no stream event (see .fastpath)
@@ -357,6 +361,17 @@ def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) 
     except ValueError as exc:
         raise _guarded(spec, exc) from None
     return calls
+
+
+WALKS_BEFORE_COMPILING = 32
+"""How many replies a spec's ``extract`` walks before its generated function is compiled.
+
+Generating and compiling that function costs as much as walking tens to hundreds of
+replies, and a short-lived process (a CLI call, a serverless function) reads one: the
+compile alone was a fifth of a cold ``python -c "import toolwire; toolwire.extract(...)"``
+(issue 9 item 15). The walk gives the same answer (:mod:`.fastpath`), so the first
+replies walk, and a process that reads many compiles soon.
+"""
 
 
 def _build_fast(spec: WireSpec, strict: bool | None) -> FastExtract:
