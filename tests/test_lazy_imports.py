@@ -340,35 +340,6 @@ def test_a_cold_extract_compiles_one_spec_and_builds_only_the_functions_it_calls
     assert len(built) < standard
 
 
-def _frozen_at_exit(call: str) -> object:
-    program = (
-        "import atexit, gc, io, sys\n"
-        "sys.argv = ['toolwire', 'extract', '--example', 'openai']\n"
-        "from toolwire.cli import main\n"
-        f"code = {call}\n"
-        "before = gc.get_freeze_count()\n"
-        "atexit._run_exitfuncs()\n"
-        "print(repr([code, before, gc.get_freeze_count() > 0]))\n"
-    )
-    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
-    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
-                          text=True, check=True)
-    import ast
-
-    return ast.literal_eval(done.stdout.splitlines()[-1])
-
-
-def test_the_command_leaves_its_objects_out_of_the_shutdown_collections() -> None:
-    # Python's last collections walk every live object (about a sixth of a cold extract):
-    # the command freezes them at exit, and only then.
-    assert _frozen_at_exit("main(out=io.StringIO())") == [0, 0, True]
-
-
-def test_a_caller_passing_argv_keeps_its_shutdown_as_it_was() -> None:
-    assert _frozen_at_exit("main(sys.argv[1:], out=io.StringIO())") == [0, 0, False]
-
-
 def test_a_few_extracts_walk_and_many_compile_the_generated_function() -> None:
     # Compiling a spec's generated extract was a fifth of a cold `import toolwire;
     # toolwire.extract(...)`: the first replies walk (the same answer), then it compiles.

@@ -126,28 +126,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return _command(args)(args, Registry.default(), out)
 
 
-def _skip_shutdown_collections() -> None:
-    """At exit, leave what is still alive out of Python's last garbage collections.
-
-    Shutdown runs several full collections over every object alive, to free memory the
-    system takes back anyway a moment later: about a sixth of a cold ``toolwire
-    extract`` (issue 9 item 15), half of it over Python's own start-up objects.
-    ``gc.freeze()`` from an ``atexit`` hook (both built in, nothing imported) moves them
-    out of reach; the one thing lost is the finalisation at exit of objects caught in
-    reference cycles, which CPython never promised. Only for the command itself: a
-    caller passing ``argv`` keeps its process as it was.
-    """
-    import atexit
-    import gc
-
-    atexit.unregister(gc.freeze)  # once, however often main() runs
-    atexit.register(gc.freeze)
-
-
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
-    if argv is None:  # the process is this command: see _skip_shutdown_collections
-        _skip_shutdown_collections()
     out = out or sys.stdout
     args = _plain_extract(sys.argv[1:] if argv is None else argv) or _parser().parse_args(argv)
     try:
