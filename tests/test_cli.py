@@ -97,9 +97,10 @@ def test_specs_list_shows_every_format() -> None:
     assert {"openai", "responses", "anthropic", "gemini", "ollama"} <= {r["format"] for r in rows}
 
 
-def test_console_script_runs_in_a_subprocess() -> None:
+@pytest.mark.parametrize("module", ["toolwire", "toolwire.cli"])
+def test_console_script_runs_in_a_subprocess(module: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "toolwire.cli", "extract", "--example", "responses"],
+        [sys.executable, "-m", module, "extract", "--example", "responses"],
         capture_output=True, text=True, check=False,
     )
     assert result.returncode == 0, result.stderr

@@ -1,0 +1,7 @@
+"""``python -m toolwire``: the same command as the ``toolwire`` script (and ``-m toolwire.cli``)."""
+
+from __future__ import annotations
+
+from .cli.main import main
+
+raise SystemExit(main())
