@@ -28,7 +28,10 @@ ORDER = _block(
     _el("user_id", "42")
     + _el("urgent", "true")
     + _el("shipping", _el("city", "Singapore") + _el("zip", "018956"))
-    + _el("items", _el("item", _el("sku", "book-001") + _el("qty", "2")) + _el("item", _el("qty", "5")))
+    + _el(
+        "items",
+        _el("item", _el("sku", "book-001") + _el("qty", "2")) + _el("item", _el("qty", "5")),
+    )
     + _el("metadata", _el("score", "42") + _el("rank", "7"))
     + _el("duplicate_demo", _el("tag", "a") + _el("tag", "b"))
     + _el("mismatch", _el("x", "1") + _el("x", "2"))

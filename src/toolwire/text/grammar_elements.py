@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Final, Union
+from typing import Any, Final, TypeAlias
 
 from ..toolcall import ToolCall
 from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
@@ -44,7 +44,7 @@ ElementTags = tuple[str, str, str]
 MAX_DEPTH: Final = 64
 _ENABLED: Final = frozenset(ALL_TYPES)
 
-Node = Union[str, list[tuple[str, "Node"]]]
+Node: TypeAlias = "str | list[tuple[str, Node]]"
 """A leaf's text, or a node's children as ``(name, node)`` in the order written."""
 
 
