@@ -7,9 +7,13 @@ texts and schemas with the same expectations for the JavaScript implementation.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from toolwire.text import read_text
+import pytest
+
+from toolwire.errors import SpecError
+from toolwire.text import load_text_spec, read_text
 
 NS = "]<]minimax[>["
 
@@ -138,3 +142,17 @@ def test_a_broken_call_is_flagged_whatever_the_tools() -> None:
     text = _block("convert", _el("whole", "5") + "stray")
     (call,) = read_text("minimax_m3", text, tools={"convert": CONVERT_SCHEMA}).calls
     assert call.arguments_undecodable and call.arguments_error_code == "text-between-elements"
+
+
+def test_a_block_at_the_text_start_cannot_hold_elements(tmp_path: Path) -> None:
+    spec = tmp_path / "ts.yaml"
+    spec.write_text(
+        "kind: text\nspec_version: 1\nformat: ts\ntitle: t\ndoc_ref: https://example.com\n"
+        'block: {open: ["<a>"], text_start: true}\n'
+        "payload:\n  - grammar: xml-elements\n"
+        '    function: {open: "<f=", name_end: ">", close: "</f>"}\n'
+        '    element: {open: "<", close: "</", name_end: ">"}\n',
+        "utf-8",
+    )
+    with pytest.raises(SpecError, match=r"text-start"):
+        load_text_spec(spec)
