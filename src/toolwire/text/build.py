@@ -14,6 +14,7 @@ from typing import Any
 from ..expression import Expression
 from .grammar import Grammar
 from .grammar_call_object import CallObjectGrammar
+from .grammar_elements import ElementGrammar
 from .grammar_head import HeadGrammar
 from .grammar_json import DEFAULT_CALL_KEYS, JsonGrammar
 from .grammar_pythonic import PythonicGrammar
@@ -152,6 +153,19 @@ def _grammar(
             prefix=render(f"{base}/call_prefix"),
             delimiter=render(f"{base}/string_delimiter"),
             json_strings=entry.get("strings", "text") == "json-or-string",
+        )
+    if grammar == "xml-elements":
+        return ElementGrammar(
+            function=(
+                render(f"{base}/function/open"),
+                render(f"{base}/function/name_end"),
+                render(f"{base}/function/close"),
+            ),
+            element=(
+                render(f"{base}/element/open"),
+                render(f"{base}/element/close"),
+                render(f"{base}/element/name_end"),
+            ),
         )
     if grammar == "pythonic":
         return PythonicGrammar(

@@ -27,8 +27,12 @@ _MARKER_KEYS: Final = {
     "xml-parameters": ("name_end",),
     "pythonic": (),
     "call-object": ("call_prefix", "string_delimiter"),
+    "xml-elements": (),
 }
-_TAG_GROUPS: Final = ("function", "parameter")
+_TAG_GROUPS: Final = {
+    "xml-parameters": ("function", "parameter"),
+    "xml-elements": ("function", "element"),
+}
 
 EXPRESSION_KEYS: Final = ("when", "name", "arguments", "id")
 """Keys of a ``json`` payload that hold JMESPath expressions."""
@@ -69,12 +73,12 @@ def markers(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
         grammar = entry.get("grammar")
         for key in _MARKER_KEYS.get(grammar, ()) if isinstance(grammar, str) else ():
             yield from _strings(f"{base}/{key}", entry.get(key))
-        if entry.get("grammar") == "xml-parameters":
-            for group in _TAG_GROUPS:
-                tags = entry.get(group)
-                if isinstance(tags, dict):
-                    for key in ("open", "name_end", "value_open", "close"):
-                        yield from _strings(f"{base}/{group}/{key}", tags.get(key))
+        groups = _TAG_GROUPS.get(grammar) if isinstance(grammar, str) else None
+        for group in groups or ():
+            tags = entry.get(group)
+            if isinstance(tags, dict):
+                for key in ("open", "name_end", "value_open", "close"):
+                    yield from _strings(f"{base}/{group}/{key}", tags.get(key))
 
 
 def expressions(data: dict[str, Any]) -> Iterator[tuple[str, str]]:

@@ -40,7 +40,7 @@ from .templates import Template, TemplateError, parse_template
 
 __all__ = ["check_rules"]
 
-_UNDELIMITED: Final = frozenset({"head-json", "xml-parameters"})
+_UNDELIMITED: Final = frozenset({"head-json", "xml-parameters", "xml-elements"})
 
 
 def check_rules(

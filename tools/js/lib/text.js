@@ -10,9 +10,10 @@ import { headGrammar } from './text/head.js';
 import { xmlGrammar } from './text/xml.js';
 import { pythonicGrammar } from './text/pythonic.js';
 import { callObjectGrammar } from './text/callobject.js';
+import { elementGrammar } from './text/elements.js';
 import { messageScanner } from './text/messages.js';
 
-const GRAMMARS = { json: jsonGrammar, 'head-json': headGrammar, 'xml-parameters': xmlGrammar, pythonic: pythonicGrammar, 'call-object': callObjectGrammar };
+const GRAMMARS = { json: jsonGrammar, 'head-json': headGrammar, 'xml-parameters': xmlGrammar, pythonic: pythonicGrammar, 'call-object': callObjectGrammar, 'xml-elements': elementGrammar };
 
 // A key this implementation does not know is "not implemented", never silently ignored.
 export class NotImplemented extends Error {}
@@ -27,6 +28,7 @@ const KNOWN = {
     'string_value', 'function_name_attribute', 'parameter_name_attribute', 'types'],
   pythonic: ['grammar', 'layout', 'constants'],
   'call-object': ['grammar', 'call_prefix', 'string_delimiter', 'strings'],
+  'xml-elements': ['grammar', 'function', 'element'],
 };
 let validator = null; // the text meta-schema, compiled on first use
 function schemaErrors(data) {

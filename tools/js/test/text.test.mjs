@@ -48,3 +48,66 @@ test('a parameter value is checked against its pattern, an undeclared parameter 
 test('a text spec that breaks the meta-schema does not load', () => {
   assert.throws(() => textScanner('kind: text\nspec_version: 1\nformat: x\nblock: {open: 5}\npayload: []\n'), /meta-schema/);
 });
+
+// xml-elements (specs/README.md §1b.11): the same texts, schemas and expectations as
+// tests/test_text_elements.py, so both implementations type nested values alike.
+const NS = ']<]minimax[>[';
+const el = (name, body) => `${NS}<${name}>${body}${NS}</${name}>`;
+const m3 = (fn, body) => `${NS}<tool_call>\n${NS}<invoke name="${fn}">${body}${NS}</invoke>\n${NS}</tool_call>`;
+const ORDER = m3('create_order', el('user_id', '42') + el('urgent', 'true')
+  + el('shipping', el('city', 'Singapore') + el('zip', '018956'))
+  + el('items', el('item', el('sku', 'book-001') + el('qty', '2')) + el('item', el('qty', '5')))
+  + el('metadata', el('score', '42') + el('rank', '7'))
+  + el('duplicate_demo', el('tag', 'a') + el('tag', 'b'))
+  + el('mismatch', el('x', '1') + el('x', '2'))
+  + el('unknown_struct', el('a', '1') + el('a', '2'))
+  + el('tags', '3') + el('tags', '4') + el('note', el('b', 'bold')));
+const ORDER_SCHEMA = {
+  type: 'object',
+  properties: {
+    user_id: { type: 'integer' }, urgent: { type: 'boolean' },
+    shipping: { type: 'object', properties: { city: { type: 'string' }, zip: { type: 'integer' } } },
+    items: { type: 'array', items: { type: 'object', properties: { qty: { type: 'integer' } } } },
+    metadata: { type: 'object', additionalProperties: { type: 'integer' } },
+    duplicate_demo: { type: 'object', properties: { tag: { type: 'string' } } },
+    mismatch: { type: 'array', items: { type: 'integer' } },
+    tags: { type: 'array', items: { type: 'integer' } },
+    note: { type: 'string' },
+  },
+};
+const CONVERT = m3('convert', el('whole', '5.0') + el('flag', ' true ') + el('payload', '{"nested":true}') + el('list', '[1,2]')
+  + el('loose', '42') + el('either', 'null') + el('word', 'forty'));
+const CONVERT_SCHEMA = {
+  properties: {
+    whole: { type: 'number' }, flag: { type: 'boolean' }, payload: { type: 'object' }, list: { type: 'array' }, loose: {},
+    either: { anyOf: [{ type: 'integer' }, { type: 'null' }] }, word: { type: 'integer' },
+  },
+};
+
+test('xml-elements: the schema makes arrays of nodes and types their leaves', () => {
+  const read = textScanner(spec('minimax_m3'), {}, { tools: { create_order: ORDER_SCHEMA } });
+  assert.deepEqual(read(ORDER).calls[0].arguments, {
+    user_id: 42, urgent: true, shipping: { city: 'Singapore', zip: '018956' }, items: [{ sku: 'book-001', qty: 2 }, { qty: 5 }],
+    metadata: { score: 42, rank: 7 }, duplicate_demo: { tag: ['a', 'b'] }, mismatch: [1, 2], unknown_struct: { a: ['1', '2'] },
+    tags: [3, 4], note: { b: 'bold' },
+  });
+});
+
+test('xml-elements: leaves are typed by the typed-parameters rule', () => {
+  const read = textScanner(spec('minimax_m3'), {}, { tools: { convert: CONVERT_SCHEMA } });
+  assert.deepEqual(read(CONVERT).calls[0].arguments, { whole: 5, flag: true, payload: { nested: true }, list: [1, 2], loose: '42', either: null, word: 'forty' });
+});
+
+test('xml-elements: a call whose tool is not given keeps objects and strings; tools may have parameters(name)', () => {
+  const other = textScanner(spec('minimax_m3'), {}, { tools: { other: CONVERT_SCHEMA } })(CONVERT).calls[0].arguments;
+  assert.equal(other.whole, '5.0'); assert.equal(other.flag, ' true ');
+  assert.deepEqual(textScanner(spec('minimax_m3'))(ORDER).calls[0].arguments.items, { item: [{ sku: 'book-001', qty: '2' }, { qty: '5' }] });
+  const tools = { parameters: (name) => (name === 'convert' ? CONVERT_SCHEMA : null) };
+  assert.equal(textScanner(spec('minimax_m3'), {}, { tools })(CONVERT).calls[0].arguments.whole, 5);
+});
+
+test('xml-elements: a broken call is flagged whatever the tools', () => {
+  const read = textScanner(spec('minimax_m3'), {}, { tools: { convert: CONVERT_SCHEMA } });
+  const [c] = read(m3('convert', `${el('whole', '5')}stray`)).calls;
+  assert.equal(c.arguments_undecodable, true); assert.equal(c.arguments_error_code, 'text-between-elements');
+});
