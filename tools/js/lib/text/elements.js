@@ -1,39 +1,12 @@
 // Grammar `xml-elements` (specs/README.md §1b.11): MiniMax-M3's functions whose arguments are
 // elements named after them, nested for objects and arrays, typed by the tools' schemas (§1b.4).
-import { classify, loads } from '../json.js';
 import { call, Fault, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
+import { declaredTypes, typeText } from './typing.js';
 
 const DEPTH = 64;
 
-// §1b.4 step 1 and steps 2–4 for one leaf (the same reading as xml.js's, for a leaf's own schema).
-function declaredTypes(schema) {
-  const list = (t) => (typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x) => typeof x === 'string') : []);
-  if (!isMapping(schema)) return [];
-  if ('type' in schema) return list(schema.type);
-  return [...(schema.anyOf || []), ...(schema.oneOf || [])].flatMap((b) => (isMapping(b) ? list(b.type) : []))
-    .filter((t, i, all) => all.indexOf(t) === i);
-}
 const isMapping = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
-const json = (t) => (classify(t)[0] === 'ok' ? [loads(t)] : null);
-const READERS = {
-  integer: (t) => (/^-?(0|[1-9][0-9]*)$/.test(t) ? [Number(t)] : null),
-  number: (t) => (NUMBER.test(t) && Number.isFinite(Number(t)) ? [Number(t)] : null),
-  boolean: (t) => (t === 'true' || t === 'false' ? [t === 'true'] : null),
-  null: (t) => (t === 'null' ? [null] : null),
-  object: (t) => { const v = json(t); return v && isMapping(v[0]) ? v : null; },
-  array: (t) => { const v = json(t); return v && Array.isArray(v[0]) ? v : null; },
-};
-function typeLeaf(text, schema) {
-  const types = declaredTypes(schema);
-  if (!types.length || types.includes('string')) return text;
-  for (const type of Object.keys(READERS)) {
-    if (!types.includes(type)) continue;
-    const got = READERS[type](strip(text));
-    if (got) return got[0];
-  }
-  return text;
-}
+const typeLeaf = (text, schema) => typeText(text, schema);
 const isArray = (schema) => { const t = declaredTypes(schema); return t.includes('array') && !t.includes('object'); };
 const mapping = (v) => (isMapping(v) ? v : null);
 function childSchema(schema, name) {

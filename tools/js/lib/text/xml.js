@@ -2,6 +2,7 @@
 // a call's name (in a function tag, or the block's first line), then one tag pair per parameter.
 import { classify, loads } from '../json.js';
 import { call, earliest, Fault, isBlank, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
+import { TYPES, typeText } from './typing.js';
 
 // quoted_names (rule 11): NAME or "NAME" or 'NAME', then key="value" attributes; with
 // nameAttribute the text is attributes only and the name is that attribute's value. Null: unread.
@@ -31,41 +32,16 @@ function readTag(text, nameAttribute) {
   return name === null ? null : { name, attributes };
 }
 
-// The JSON types a parameter declares (§1b.4 step 1).
-function declaredTypes(schema) {
-  const list = (t) => (typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x) => typeof x === 'string') : []);
-  if (schema && typeof schema === 'object' && 'type' in schema) return list(schema.type);
-  return [...(schema?.anyOf || []), ...(schema?.oneOf || [])].flatMap((b) => list(b?.type));
-}
-const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
-const READERS = {
-  integer: (t) => (/^-?(0|[1-9][0-9]*)$/.test(t) ? [Number(t)] : null),
-  number: (t) => (NUMBER.test(t) && Number.isFinite(Number(t)) ? [Number(t)] : null),
-  boolean: (t) => (t === 'true' || t === 'false' ? [t === 'true'] : null),
-  null: (t) => (t === 'null' ? [null] : null),
-  object: (t) => { const v = json(t); return v && v[0] !== null && typeof v[0] === 'object' && !Array.isArray(v[0]) ? v : null; },
-  array: (t) => { const v = json(t); return v && Array.isArray(v[0]) ? v : null; },
-};
-const json = (t) => (classify(t)[0] === 'ok' ? [loads(t)] : null);
-
 // A value typed by its parameter's schema (§1b.4 steps 2–4).
 function typed(schema, key, text, allowed) {
   const property = schema?.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
-  if (property === undefined) return text;
-  const types = declaredTypes(property);
-  if (!types.length || types.includes('string')) return text;
-  for (const type of Object.keys(READERS)) {
-    if (!types.includes(type) || !allowed.includes(type)) continue;
-    const got = READERS[type](strip(text));
-    if (got) return got[0];
-  }
-  return text;
+  return property === undefined ? text : typeText(text, property, allowed);
 }
 
 export function xmlGrammar(p, options = {}) {
   const P = p.parameter; const F = p.function;
   const quoted = !!p.quoted_names;
-  const allowed = p.types || Object.keys(READERS);
+  const allowed = p.types || TYPES;
   const schemaOf = (name) => {
     const { tools } = options;
     if (!tools) return undefined;
