@@ -151,14 +151,16 @@ def _fast_dict(
 ) -> None:
     """A dict of a dump made JSON in place. The walk visits every value of the dump, so
     it is most of what a Python-mode dump costs on top of the SDK's own (cohere's): the
-    names it tests are bound as defaults (local loads, not global ones), nested objects
-    are tested first, a list's objects are walked from here, and only an odd leaf is
-    replaced (a value replaced, no key added). ~8% fewer instructions than one general
-    recursive function (callgrind, cohere's 8-call reply)."""
+    names it tests are bound as defaults (local loads, not global ones), a string value
+    is told apart first, then nested objects, a list's objects are walked from here, and
+    only an odd leaf is replaced (a value replaced, no key added). ~20% fewer
+    instructions than one general recursive function (callgrind, cohere's 8-call reply)."""
     for k, v in value.items():
         if _type(k) is not _str:
             raise LookupError(k)
         kind = _type(v)
+        if kind is _str:  # most values of a reply: one test, not four
+            continue
         if kind is _dict:
             _fast_dict(v)
         elif kind is _list:
