@@ -278,3 +278,70 @@ def test_boto3_converse_dicts_read_as_they_are() -> None:
         ("f", "t1", {"x": 1})
     ]
     assert toolwire.sniff_format(reply) == "bedrock"
+
+
+# --- how a model is dumped: its own model_dump where it has one; odd values made JSON ------
+
+def _python_mode_model() -> Any:
+    """A pydantic model whose JSON-mode dump runs a serializer of its own, so toolwire
+    dumps it in Python mode and makes the dump JSON itself (as for cohere's models)."""
+    pydantic = pytest.importorskip("pydantic")
+
+    class Reply(pydantic.BaseModel):
+        message: Any = None
+
+        @pydantic.model_serializer(mode="wrap", when_used="json")
+        def _json_only(self, handler: Any) -> Any:
+            return handler(self)
+
+    return Reply
+
+
+def test_a_model_that_overrides_model_dump_is_dumped_by_its_override() -> None:
+    pydantic = pytest.importorskip("pydantic")
+    seen: list[dict[str, Any]] = []
+
+    class Reply(pydantic.BaseModel):
+        message: Any = None
+
+        def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+            seen.append(kwargs)
+            data: dict[str, Any] = super().model_dump(**kwargs)
+            data["message"]["tool_calls"][0]["function"]["name"] = "renamed"
+            return data
+
+    reply = Reply(message={"role": "assistant", "tool_calls": [
+        {"function": {"name": "f", "arguments": {}}}]})
+    assert [c.name for c in toolwire.extract("ollama", reply)] == ["renamed"]
+    assert seen and seen[0]["by_alias"] is True and seen[0]["exclude_none"] is True
+
+
+def test_odd_values_of_a_python_mode_dump_are_made_json_where_they_sit() -> None:
+    import enum
+
+    class Color(enum.StrEnum):
+        RED = "red"
+
+    reply = _python_mode_model()(message={"role": "assistant", "tool_calls": [
+        {"function": {"name": Color.RED, "arguments": {"k": ["x", b"\x00\xff", Color.RED],
+                                                       "n": {"deep": [Color.RED]}}}}]})
+    [call] = toolwire.extract("ollama", reply)
+    assert call.name == "red" and type(call.name) is str
+    assert call.arguments == {"k": ["x", "AP8=", "red"], "n": {"deep": ["red"]}}
+    assert [type(v) for v in call.arguments["k"]] == [str, str, str]
+    assert type(call.arguments["n"]["deep"][0]) is str
+
+
+def test_a_value_the_quick_walk_does_not_know_goes_to_the_careful_one() -> None:
+    import datetime
+
+    model = _python_mode_model()
+    when = datetime.datetime(2025, 7, 7, 14, 53, 20, tzinfo=datetime.UTC)
+    reply = model(message={"role": "assistant", "tool_calls": [
+        {"function": {"name": "f", "arguments": {"at": [when]}}}]})
+    [call] = toolwire.extract("ollama", reply)
+    assert call.arguments == {"at": ["2025-07-07T14:53:20+00:00"]}
+    with pytest.raises(MalformedResponse) as caught:
+        toolwire.extract("ollama", model(message={"role": "assistant", "tool_calls": [
+            {"function": {"name": "f", "arguments": {1: "x"}}}]}))
+    assert "has a key 1 that is not a string" in str(caught.value)

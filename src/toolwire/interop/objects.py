@@ -56,14 +56,21 @@ def _dump(value: Any, format: str | None) -> tuple[Any, bool, bool]:
     """An SDK object as plain data, whether that is JSON already, and whether its keys
     are the wire's (a pydantic v2 model dumped by alias)."""
     kind = type(value)
-    model_dump = getattr(kind, "model_dump", None)
-    if callable(model_dump):  # pydantic v2
-        json_mode = _json_mode(kind)
+    plan = _PLANS.get(kind)
+    if plan is None and callable(getattr(kind, "model_dump", None)):  # pydantic v2
+        plan = _PLANS[kind] = _plan(kind)
+    if plan is not None:
+        json_mode, direct = plan
+        mode = "json" if json_mode else "python"
         try:
-            data = value.model_dump(
-                mode="json" if json_mode else "python", by_alias=True, exclude_none=True,
-                warnings=False,
-            )
+            if direct:  # what pydantic's own model_dump runs, minus its Python frame
+                data = kind.__pydantic_serializer__.to_python(
+                    value, mode=mode, by_alias=True, exclude_none=True, warnings=False
+                )
+            else:
+                data = value.model_dump(
+                    mode=mode, by_alias=True, exclude_none=True, warnings=False
+                )
         except Exception as exc:  # an SDK's serializer failed: say which object, and why
             reason = f"{type_name(value)}.model_dump() failed: {exc}"
             raise MalformedResponse(format, reason) from None
@@ -80,6 +87,24 @@ def _dump(value: Any, format: str | None) -> tuple[Any, bool, bool]:
         f"a {type_name(value)} is not a response toolwire can read (not a JSON object, JSON"
         f" text, or an SDK model with model_dump()): {_FIX}",
     )
+
+
+def _plan(kind: type) -> tuple[bool, bool]:
+    """How a model class is dumped, worked out once per class: in JSON mode or not
+    (:func:`_json_mode`), and whether its ``model_dump`` is pydantic's own, which is one
+    call of the class's serializer with the same arguments: that call is made directly,
+    saving a Python frame and eleven defaulted keywords per object (a few percent of
+    reading a small reply). A class that overrides ``model_dump`` keeps its own."""
+    base = next(
+        (k for k in kind.__mro__
+         if k.__module__ == "pydantic.main" and k.__qualname__ == "BaseModel"),
+        None,
+    )
+    own = base is not None and getattr(kind, "model_dump", None) is vars(base).get("model_dump")
+    return _json_mode(kind), own and hasattr(kind, "__pydantic_serializer__")
+
+
+_PLANS: dict[type, tuple[bool, bool]] = {}
 
 
 def _json_mode(kind: type) -> bool:
@@ -112,17 +137,60 @@ def _fast_jsonable(value: Any) -> Any:
     names."""
     kind = type(value)
     if kind is dict:
-        for k, v in value.items():
-            if type(k) is not str:
-                raise LookupError(k)
-            if type(v) not in _PLAIN:
-                value[k] = _fast_jsonable(v)  # a value replaced, not a key added
+        _fast_dict(value)
         return value
     if kind is list:
-        for i, v in enumerate(value):
-            if type(v) not in _PLAIN:
-                value[i] = _fast_jsonable(v)
+        _fast_list(value)
         return value
+    return _fast_leaf(value)
+
+
+def _fast_dict(
+    value: dict[Any, Any], _plain: Any = _PLAIN, _str: Any = str, _dict: Any = dict,
+    _list: Any = list, _type: Any = type,
+) -> None:
+    """A dict of a dump made JSON in place. The walk visits every value of the dump, so
+    it is most of what a Python-mode dump costs on top of the SDK's own (cohere's): the
+    names it tests are bound as defaults (local loads, not global ones), a string value
+    is told apart first, then nested objects, a list's objects are walked from here, and
+    only an odd leaf is replaced (a value replaced, no key added). ~20% fewer
+    instructions than one general recursive function (callgrind, cohere's 8-call reply)."""
+    for k, v in value.items():
+        if _type(k) is not _str:
+            raise LookupError(k)
+        kind = _type(v)
+        if kind is _str:  # most values of a reply: one test, not four
+            continue
+        if kind is _dict:
+            _fast_dict(v)
+        elif kind is _list:
+            for item in v:
+                kind = _type(item)
+                if kind is _dict:
+                    _fast_dict(item)
+                elif kind not in _plain:  # a list or an odd leaf in it: the general walk
+                    _fast_list(v)
+                    break
+        elif kind not in _plain:
+            value[k] = _fast_leaf(v)
+
+
+def _fast_list(value: list[Any]) -> None:
+    """A list of a dump made JSON in place (see :func:`_fast_dict`)."""
+    for index, item in enumerate(value):
+        kind = type(item)
+        if kind is dict:
+            _fast_dict(item)
+        elif kind is list:
+            _fast_list(item)
+        elif kind not in _PLAIN:
+            value[index] = _fast_leaf(item)
+
+
+def _fast_leaf(value: Any) -> Any:
+    """A leaf of a dump as JSON: plain values as they are, a str subclass (an SDK's str
+    enum) its text, bytes base64 text; ``LookupError`` for anything else."""
+    kind = type(value)
     if kind in _PLAIN:
         return value
     if isinstance(value, str):
@@ -268,3 +336,4 @@ def to_wire_json(data: Any, spec: WireSpec | None, format: str | None) -> dict[s
         )
     response: dict[str, Any] = value
     return response
+

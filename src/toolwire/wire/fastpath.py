@@ -162,7 +162,9 @@ def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
     else:
         read("cid", entry.id, depth + 1)
         w.line(depth + 1, "if type(cid) is not str:")
-        w.line(depth + 2, "cid = _id_text(cid)")
+        # No id at all (servers and SDK types that drop it: ollama's): id_text(None), "",
+        # without two calls per call.
+        w.line(depth + 2, "cid = '' if cid is None else _id_text(cid)")
     if len(entry.keep) == 1:  # the common case (a signature, an item id): no empty dict
         key, expression = entry.keep[0]
         w.value(depth + 1, "v", expression, subject)
