@@ -16,30 +16,43 @@
 
 from __future__ import annotations
 
-from .._record import setfield
+# collections.abc without importing the collections package: a cold start (issue 9.15)
+from _collections_abc import Iterator
+
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
-from ..reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
+from ..reply import (
+    CallRecord,
+    ItemRecord,
+    RefusedItem,
+    Reply,
+    SkippedItem,
+    UnknownItem,
+    read_reply_value,
+)
 from ..reply_records import call_record, item_record
-from ..spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
+from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
 from ..toolcall import ServerToolCall, ToolCall
 from .content import assistant_text
 from .interpreter import (
     _built,
     _guarded,
-    _location,
-    _match,
+    _listed,
     _name,
     _refusal,
+    _refuse_grandchildren,
     _refuses_unknown,
+    _require_object,
     _response,
     _text,
-    _walk,
     refuse_stream_event,
 )
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
+
+    _Located = tuple[int, Any, str, dict[str, Any], Any]
+    """(top-level item index, location key, location, item, item type) for one item."""
 
 __all__ = ["choice_view", "read_reply"]
 
@@ -113,6 +126,32 @@ def _unknown_reason(spec: WireSpec, item_type: Any) -> str:
     return f"the {spec.format} spec lists no item type {str(item_type)!r}"
 
 
+def _walk_located(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Located]:
+    """:func:`.interpreter._walk`'s items in the same order, each with its ``location``
+    written once from prefixes made per list (``_location`` rebuilds it from the key)."""
+    for source_index, source in enumerate(spec.sources):
+        path = source.select.source
+        selected = _listed(spec, source.select.evaluate(response), source.single, path)
+        type_of = source.type_of
+        nested_entries = source.nested
+        for index, item in enumerate(selected):
+            key = (source_index, index, None, None)
+            if type(item) is not dict:
+                _require_object(spec, item, index, key)
+            where = path if source.single else f"{path}[{index}]"
+            yield index, key, where, item, type_of(item)
+            for nested_index, nested in enumerate(nested_entries):
+                if nested.when.evaluate(item) is not True:
+                    continue
+                inner = f"{where}.{nested.select.source}"
+                children = _listed(spec, nested.select.evaluate(item), False, inner)
+                for child_index, child in enumerate(children):
+                    child_key = (source_index, index, nested_index, child_index)
+                    _require_object(spec, child, index, child_key)
+                    _refuse_grandchildren(spec, nested_entries, child, index, child_key)
+                    yield index, child_key, f"{inner}[{child_index}]", child, type_of(child)
+
+
 def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
     """Everything at once: calls, server-side calls, truncation and every loose end."""
     whole = _response(spec, data)
@@ -128,18 +167,29 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
     refused: list[RefusedItem] = []
     errors: list[UnmappedCall] = []
     records: list[ItemRecord] = []
+    table = spec.table
+    shown: str | None
+    entry: Entry | None
     try:
-        for index, key, item, item_type in _walk(spec, response):
-            entry = _match(spec, item, item_type)
-            # isinstance: an UnlistedKey is reported by its name (and never matched).
-            shown = str(item_type) if isinstance(item_type, str) else None
-            where = _location(spec, key)
-            if entry is None or type(entry) is RefuseEntry:
+        for index, key, where, item, item_type in _walk_located(spec, response):
+            # as interpreter._match: the first entry of the type whose `when` holds
+            entry = None
+            if type(item_type) is str:
+                shown = item_type
+                for candidate in table.get(item_type) or ():
+                    when = candidate.when
+                    if when is None or when.evaluate(item) is True:
+                        entry = candidate
+                        break
+            else:  # isinstance: an UnlistedKey is reported by its name (and never matched).
+                shown = str(item_type) if isinstance(item_type, str) else None
+            kind = type(entry)
+            if entry is None or kind is RefuseEntry:
                 error = _refusal(spec, index, key, item_type, entry, refuse_unknown)
-                kind = "unknown" if entry is None else "refuse"
-                records.append(
-                    item_record(index, where, shown, kind, getattr(entry, "index", None))
-                )
+                records.append(item_record(
+                    index, where, shown, "unknown" if entry is None else "refuse",
+                    None if entry is None else entry.index,
+                ))
                 if error is not None:
                     errors.append(error)
                     refused.append(RefusedItem(index, where, shown, error.code, error.reason))
@@ -150,16 +200,16 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                         unknown_types.append(shown)
                 continue
             records.append(item_record(index, where, shown, entry.kind, entry.index))
-            if type(entry) is CallEntry:
-                name = _name(entry, item)
+            if kind is CallEntry:
+                name = _name(entry, item)  # type: ignore[arg-type]  # a CallEntry: just above
                 if type(name) is not str:
                     skipped.append(SkippedItem(index, where, shown, name[1]))
                     continue
-                raw = entry.arguments.evaluate(item)
-                calls.append(_built(entry, item, name, raw, index))
+                raw = entry.arguments.evaluate(item)  # type: ignore[attr-defined]
+                calls.append(_built(entry, item, name, raw, index))  # type: ignore[arg-type]
                 call_records.append(call_record(index, where, shown, entry.index, raw is not None))
-            elif type(entry) is ServerEntry:
-                server_calls.append(_server_call(entry, item, shown))
+            elif kind is ServerEntry:
+                server_calls.append(_server_call(entry, item, shown))  # type: ignore[arg-type]
     except ToolwireError:
         if not errors:  # a refusal earlier in response order is the answer: see below
             raise
@@ -173,23 +223,12 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
         if not errors:
             raise _guarded(spec, exc) from None
         truncated, finish = False, None
-    reply = Reply(
-        format=spec.format,
-        calls=tuple(calls),
-        server_calls=tuple(server_calls),
-        truncated=truncated,
-        finish_reason=_text(finish),
-        unknown_types=tuple(unknown_types),
-        skipped=tuple(skipped),
-        items=tuple(records),
-        unknown=tuple(unknown),
-        refused=tuple(refused),
-        call_records=tuple(call_records),
-        choice=choice,
-        choice_count=count,
-        text=assistant_text(spec, response),
+    reply = read_reply_value(
+        spec.format, tuple(calls), tuple(server_calls), truncated, _text(finish),
+        tuple(unknown_types), tuple(skipped), tuple(records), tuple(unknown), tuple(refused),
+        tuple(call_records), choice, count, assistant_text(spec, response),
+        (spec, response),  # for assistant_message(): not its value
     )
-    setfield(reply, "_source", (spec, response))  # for assistant_message(): not its value
     if errors:
         first = errors[0]
         first.reply = reply
