@@ -69,9 +69,6 @@ MAX_CLI_OVER_PYTHON = 2.0  # issue 9 item 15
 MAX_EXTRACT_OVER_TUPLES = 1.1
 # Issue 13: the check of a 3-call reply against 20 tools adds at most read's own time.
 MAX_TOOLS_CHECK_OVER_READ = 1.0
-# A tool loop calls read on every reply: on the realistic one it costs at most this many
-# extracts (it also builds the records, the text, the server calls and the finish reason).
-MAX_READ_OVER_EXTRACT = 4.0
 
 SDK_MODELS: dict[str, tuple[str, str, str]] = {
     # format: (pip package, module, class)
@@ -325,8 +322,9 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
                              over_hand is not None and over_hand <= MAX_EXTRACT_OVER_HAND)
                 verdicts.add("extract <= 1.1x named tuples", fmt, _x(over_tuples),
                              over_tuples is not None and over_tuples <= MAX_EXTRACT_OVER_TUPLES)
-                verdicts.add(f"read <= {MAX_READ_OVER_EXTRACT:g}x extract", fmt, _x(read_ratio),
-                             read_ratio is not None and read_ratio <= MAX_READ_OVER_EXTRACT)
+                # No issue sets a target for read yet; the figure is printed so it is watched.
+                notes.append(f"{fmt}: read takes {_x(read_ratio)} extract's time on the"
+                             " realistic reply (informational: records, text, server calls)")
                 verdicts.add(">= 5x faster than naive", fmt, _x(naive),
                              naive is not None and naive >= MIN_NAIVE_OVER_EXTRACT)
                 if sdk_ratio is not None:
