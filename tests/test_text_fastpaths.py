@@ -1,4 +1,4 @@
-"""The text grammars' fast paths answer exactly what their general paths answer.
+"""The text scanner's fast paths answer exactly what their general paths answer.
 
 A fast path (a regular expression for the common case, a string taken as written) is
 allowed only where it reads the same values, types and end positions as the general
@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire.text import pyliteral
+from toolwire.text.occurrences import Occurrences
 
 _NEVER = re.compile(r"(?!)")
 
@@ -138,3 +139,30 @@ def test_the_fast_paths_answer_the_common_cases() -> None:
     reader = pyliteral._Reader("get_weather(city='Paris', days=3, ok=True, t=-1.5)")
     assert reader.flat_arguments(len("get_weather(")) is not None
     assert pyliteral._PLAIN_TEXT.fullmatch("Paris, é \n x") is not None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet="ab<>", min_size=4, max_size=60),
+    st.lists(st.tuples(st.sampled_from(["a", "ab", "<a>", "b<", ">"]), st.integers(-3, 65)),
+             min_size=4, max_size=60),
+    st.booleans(),
+)
+def test_occurrences_answer_as_find_answers(
+    text: str, questions: list[tuple[str, int]], increasing: bool
+) -> None:
+    """Whatever the order of the questions: the cached answers, then the index."""
+    if increasing:
+        questions.sort(key=lambda question: question[1])
+    occ = Occurrences(text)
+    for marker, pos in questions * 3:  # repeated, so that some markers get their index
+        assert occ.first(marker, pos) == text.find(marker, max(pos, 0)), (marker, pos)
+
+
+def test_a_marker_asked_back_and_forth_gets_its_index() -> None:
+    """Guards the guard: the index behind the cached answers is reached, and agrees."""
+    text = "x" * 50 + "<a>" + "x" * 50
+    occ = Occurrences(text)
+    for pos in [90, 0, 80, 10, 70, 20, 60, 30, 95, 0, 53, 40]:
+        assert occ.first("<a>", pos) == text.find("<a>", pos)
+    assert "<a>" in occ._found

@@ -51,7 +51,7 @@ UNFINISHED_CODE: Final = "call-unfinished"
 """Its ``arguments_error_code``."""
 
 _JSON_BLANKS: Final = re.compile(r"[ \t\n\r]*+")
-_NAME_FORBIDDEN: Final = frozenset("<>[]{}()\"'`,;=\\")
+_NAME_FORBIDDEN: Final = re.compile(r"[\s<>\[\]{}()\"'`,;=\\]")
 MAX_NAME_LENGTH: Final = 256
 
 
@@ -152,4 +152,5 @@ def plausible_name(name: str) -> bool:
     """
     if not name or len(name) > MAX_NAME_LENGTH:
         return False
-    return not any(c.isspace() or not c.isprintable() or c in _NAME_FORBIDDEN for c in name)
+    # str.isprintable of the whole name is each character's; \s is str.isspace
+    return name.isprintable() and _NAME_FORBIDDEN.search(name) is None
