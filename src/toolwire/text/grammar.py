@@ -39,6 +39,7 @@ __all__ = [
     "decode_json_at",
     "decode_json_lenient_at",
     "has_infinity",
+    "may_be_json",
     "plausible_name",
     "skip_blanks",
 ]
@@ -126,6 +127,19 @@ def decode_json_lenient_at(text: str, pos: int) -> tuple[Any, int]:
         return _LENIENT.raw_decode(text, pos)
     except RecursionError:
         raise ValueError("nesting too deep") from None
+
+
+_JSON_FIRST: Final = frozenset('"{[-0123456789tfn \t\n\r')
+
+
+def may_be_json(text: str) -> bool:
+    """False when ``text`` cannot be a JSON text: it is empty or starts with a character no
+    JSON value (nor JSON blank) starts with.
+
+    Most text values (``Paris``) are such; deciding it from one character skips the
+    decoder's failure, whose classification of the fault costs more than the decoding.
+    """
+    return text[:1] in _JSON_FIRST and text != ""
 
 
 def has_infinity(value: Any) -> bool:

@@ -22,20 +22,16 @@ to the next parameter or the call's end, as vLLM and SGLang read it.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from ..arguments import loads_strict
 from ..toolcall import ToolCall
-from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
+from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, may_be_json, plausible_name
 from .occurrences import Occurrences
 from .tagnames import read_tag
 from .typed import ALL_TYPES, Schemas, type_value
 
 __all__ = ["FunctionTags", "ParameterTags", "XmlGrammar"]
-
-_JSON_FIRST: Final = frozenset('"{[-0123456789tfn \t\n\r')
-"""The characters a JSON text can start with, blanks included: a value starting with any
-other is text without trying (and failing) to decode it, which is most string values."""
 
 FunctionTags = tuple[str, str, str]
 """``(open, name_end, close)`` of a function."""
@@ -266,7 +262,7 @@ class XmlGrammar:
                 ) from None
         if properties is not None:
             return type_value(raw, properties.get(key), self._types)
-        if self._json_values and raw and raw[0] in _JSON_FIRST:
+        if self._json_values and may_be_json(raw):
             try:
                 return loads_strict(raw)
             except ValueError:
