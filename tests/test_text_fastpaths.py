@@ -106,14 +106,14 @@ def _both(read: Callable[[], Any]) -> tuple[str, str]:
     return fast, general
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(_calls(), st.booleans())
 def test_flat_calls_read_as_the_general_reader_reads_them(text: str, json_constants: bool) -> None:
     fast, general = _both(lambda: pyliteral._Reader(text, json_constants).call(0))
     assert fast == general, text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(_calls(), min_size=1, max_size=3), st.booleans(), st.booleans())
 def test_call_lists_and_lines_read_as_the_general_reader_reads_them(
     calls: list[str], lines: bool, json_constants: bool
@@ -124,7 +124,7 @@ def test_call_lists_and_lines_read_as_the_general_reader_reads_them(
     assert fast == general, text
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(st.lists(_STRING, min_size=1, max_size=3), _BLANK)
 def test_strings_without_escapes_read_as_literal_eval_reads_them(
     strings: list[str], blank: str

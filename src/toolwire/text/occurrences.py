@@ -49,9 +49,7 @@ class Occurrences:
 
     def first(self, marker: str, pos: int) -> int:
         """The first occurrence of ``marker`` starting at or after ``pos``, or -1."""
-        pos = max(pos, 0)  # str.find counts a negative start from the end
         last = self._last.get(marker)
-        spent = 0
         if last is not None:
             start, hit, spent = last
             if start <= pos and (pos <= hit or hit == -1):
@@ -61,9 +59,15 @@ class Occurrences:
             if found is not None:
                 i = bisect_left(found, pos)
                 return found[i] if i < len(found) else -1
+            spent = 0
+        if pos < 0:
+            pos = 0  # str.find counts a negative start from the end
         text = self._text
         hit = text.find(marker, pos)
-        spent += max((hit if hit != -1 else len(text)) - pos, 0)
+        if hit != -1:
+            spent += hit - pos
+        elif pos < len(text):
+            spent += len(text) - pos
         if spent > 2 * len(text):
             self._last.pop(marker, None)
             found = self._positions(marker)

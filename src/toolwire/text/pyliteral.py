@@ -75,6 +75,9 @@ _FLAT_ARGUMENT: Final = re.compile(
 )
 """A flat call's ``)``, or one ``key=value`` and the ``,`` or ``)`` after it (a ``,``
 followed by the ``)``, too): see the module docstring."""
+_LIST_NEXT: Final = re.compile(r"\s*+(?:\]()|,\s*+(?:\]())?)")
+"""What follows a call in a list: the ``]``, or a ``,`` and blanks (and the ``]`` after
+them: a trailing comma); a group is set where the list ends."""
 _CALL_HEAD: Final = re.compile(r"([^\W\d]\w*+(?:\.[^\W\d]\w*+)*+)\s*+\(")
 """A call's name and its ``(``: :data:`_DOTTED` and :meth:`_Reader.expect` in one."""
 
@@ -155,20 +158,20 @@ class _Reader:
         return pos + 1
 
     def call_list(self, pos: int) -> tuple[list[Call], int]:
-        pos = self.expect(pos, "[")
+        text = self.text
+        pos = self.blanks(self.expect(pos, "["))
+        if text.startswith("]", pos):
+            raise LiteralError("an empty list holds no call")
         calls: list[Call] = []
         while True:
-            pos = self.blanks(pos)
-            if self.text.startswith("]", pos):
-                if not calls:
-                    raise LiteralError("an empty list holds no call")
-                return calls, pos + 1
-            if calls:
-                pos = self.blanks(self.expect(pos, ","))
-                if self.text.startswith("]", pos):
-                    return calls, pos + 1
             call, pos = self.call(pos)
             calls.append(call)
+            after = _LIST_NEXT.match(text, pos)
+            if after is None:
+                raise LiteralError(f"expected ',' at {self.blanks(pos)}")
+            if after.lastindex is not None:  # the list's "]"
+                return calls, after.end()
+            pos = after.end()
 
     def call_lines(self, pos: int) -> tuple[list[Call], int]:
         text = self.text
