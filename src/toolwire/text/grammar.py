@@ -79,6 +79,8 @@ class Grammar(Protocol):
 
 def skip_blanks(text: str, pos: int) -> int:
     """The first position at or after ``pos`` that is not JSON whitespace."""
+    if pos < len(text) and text[pos] not in " \t\n\r":  # the common case, without re
+        return pos
     match = _JSON_BLANKS.match(text, pos)
     return match.end() if match else pos
 

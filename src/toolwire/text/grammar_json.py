@@ -26,6 +26,7 @@ whose arguments hold such a number is kept with ``arguments_undecodable``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -64,6 +65,7 @@ class JsonGrammar:
         "_id",
         "_name",
         "_objects",
+        "_separated",
         "_separator",
         "_single_key",
         "_when",
@@ -87,6 +89,11 @@ class JsonGrammar:
         self._objects = shape != "array"
         self._arrays = shape != "object"
         self._separator = separator
+        # blanks, the separator, blanks: one match where skip_blanks, startswith and
+        # skip_blanks were three calls (possessive, as skip_blanks gives nothing back)
+        self._separated = (
+            re.compile(rf"[ \t\n\r]*+{re.escape(separator)}[ \t\n\r]*+") if separator else None
+        )
         self._when = when
         self._name = name
         self._arguments = arguments
@@ -135,13 +142,13 @@ class JsonGrammar:
         except ValueError:
             return [], 0
         values = [value]
-        separator = self._separator
-        while separator:
-            at = skip_blanks(chunk, end)
-            if not chunk.startswith(separator, at):
+        separated = self._separated
+        while separated is not None:
+            match = separated.match(chunk, end)
+            if match is None:
                 break
             try:
-                value, after = decode(chunk, skip_blanks(chunk, at + len(separator)))
+                value, after = decode(chunk, match.end())
             except OutOfRange:
                 raise
             except ValueError:
@@ -153,17 +160,20 @@ class JsonGrammar:
     def _call(self, item: Any, lenient: bool) -> ToolCall | None:
         if not isinstance(item, dict):
             return None
+        # Expression.evaluate is the compiled closure: called directly, one frame less per
+        # expression and call object.
+        when = self._when
         try:
-            if self._when is not None and self._when(item) is not True:
+            if when is not None and when.evaluate(item) is not True:
                 return None
             if self._single_key:
                 if len(item) != 1:
                     return None
                 ((name, raw_arguments),) = item.items()
             else:
-                name = self._name(item)
+                name = self._name.evaluate(item)
                 raw_arguments = self._raw_arguments(item)
-            call_id = self._id(item) if self._id is not None else ""
+            call_id = self._id.evaluate(item) if self._id is not None else ""
         except (ValueError, TypeError, RecursionError):
             return None  # a function given the wrong type at run time: not a call object
         if not isinstance(name, str) or not name:
@@ -176,6 +186,8 @@ class JsonGrammar:
             )
         if lenient and has_infinity(raw_arguments):
             return ToolCall._trusted(name, {}, call_id, True, OUT_OF_RANGE, OUT_OF_RANGE_CODE)
+        if type(raw_arguments) is dict:  # what decode_arguments_coded returns for a dict
+            return ToolCall._trusted(name, raw_arguments, call_id, False, None)
         arguments, undecodable, error, code = decode_arguments_coded(raw_arguments)
         # The arguments dict comes from this block's own fresh parse: nobody else holds it.
         return ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
@@ -184,7 +196,7 @@ class JsonGrammar:
         """The raw arguments by the spec's expression or its first present key."""
         keys = self._arguments_keys
         if self._arguments is not None:
-            return self._arguments(item)
+            return self._arguments.evaluate(item)
         for key in keys:
             if key in item:
                 return item[key]
