@@ -94,7 +94,7 @@ def _outcome(read: Callable[[], Any]) -> str:
 @contextmanager
 def _general() -> Iterator[None]:
     """The general reader only: the flat-call and plain-string fast paths switched off."""
-    with mock.patch.object(pyliteral._Reader, "flat_arguments", lambda self, pos: None), \
+    with mock.patch.object(pyliteral._Reader, "flat_call", lambda self, pos: None), \
             mock.patch.object(pyliteral, "_PLAIN_TEXT", _NEVER):
         yield
 
@@ -136,8 +136,8 @@ def test_strings_without_escapes_read_as_literal_eval_reads_them(
 
 def test_the_fast_paths_answer_the_common_cases() -> None:
     """Guards the guard: the fast paths do take the flat calls they are for."""
-    reader = pyliteral._Reader("get_weather(city='Paris', days=3, ok=True, t=-1.5)")
-    assert reader.flat_arguments(len("get_weather(")) is not None
+    reader = pyliteral._Reader("get_weather(city='Paris', days=3, ok=True, t=-1.5, u=\"é\",)")
+    assert reader.flat_call(0) is not None
     assert pyliteral._PLAIN_TEXT.fullmatch("Paris, é \n x") is not None
 
 

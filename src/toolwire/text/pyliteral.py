@@ -17,8 +17,8 @@ One string token at a time is decoded with :func:`ast.literal_eval`, which reads
 single literal and cannot recurse or execute; the token's extent is found first with
 possessive regular expressions that never backtrack.
 
-Speed: most calls models write are flat, ``f(city='Paris', days=3)``. Such a call's
-arguments are read by one regular expression per argument (:data:`_FLAT_ARGUMENT`),
+Speed: most calls models write are flat, ``f(city='Paris', days=3)``. Such a call is
+read by one regular expression per argument (:data:`_FLAT_START`, :data:`_FLAT_ARGUMENT`),
 and a string without a backslash is its text as written, without ``literal_eval``
 (which costs more than the rest of the reader together). Anything else — an escape, a
 nested value, a repeated key, a name that is no constant — falls back to the general
@@ -78,8 +78,11 @@ followed by the ``)``, too): see the module docstring."""
 _LIST_NEXT: Final = re.compile(r"\s*+(?:\]()|,\s*+(?:\]())?)")
 """What follows a call in a list: the ``]``, or a ``,`` and blanks (and the ``]`` after
 them: a trailing comma); a group is set where the list ends."""
-_CALL_HEAD: Final = re.compile(r"([^\W\d]\w*+(?:\.[^\W\d]\w*+)*+)\s*+\(")
-"""A call's name and its ``(``: :data:`_DOTTED` and :meth:`_Reader.expect` in one."""
+_FLAT_START: Final = re.compile(
+    r"([^\W\d]\w*+(?:\.[^\W\d]\w*+)*+)\s*+\(" + _FLAT_ARGUMENT.pattern
+)
+"""A flat call's name (:data:`_DOTTED`) and ``(``, then what :data:`_FLAT_ARGUMENT`
+matches: the first argument (or the ``)``) in the same match."""
 
 
 class LiteralError(ValueError):
@@ -203,40 +206,38 @@ class _Reader:
 
     def call(self, pos: int) -> tuple[Call, int]:
         """One ``name(…)``: the call (or its name and why its arguments fail), and its end."""
-        head = _CALL_HEAD.match(self.text, pos)
-        if head is not None:
-            name, opened = head.group(1), head.end()
-            flat = self.flat_arguments(opened)
-            if flat is not None:
-                return (name, flat[0], None), flat[1]
-        else:
-            match = _DOTTED.match(self.text, pos)
-            if match is None:
-                raise LiteralError(f"expected a function name at {pos}")
-            name = match.group()
-            opened = self.expect(match.end(), "(")
+        flat = self.flat_call(pos)
+        if flat is not None:
+            return flat
+        match = _DOTTED.match(self.text, pos)
+        if match is None:
+            raise LiteralError(f"expected a function name at {pos}")
+        name = match.group()
+        opened = self.expect(match.end(), "(")
         try:
             arguments, pos = self.arguments(opened)
         except LiteralError as exc:
             return (name, None, str(exc)), _skip_arguments(self.text, opened)
         return (name, arguments, None), pos
 
-    def flat_arguments(self, pos: int) -> tuple[dict[str, Any], int] | None:
-        """:meth:`arguments` of a flat call (plain strings, numbers, constants), else None.
+    def flat_call(self, pos: int) -> tuple[Call, int] | None:
+        """:meth:`call` of a flat call (plain strings, numbers, constants), else None.
 
         None means "not answered here", never "wrong": the general reader then reads
-        the arguments from ``pos`` and finds the fault if there is one.
+        the call from ``pos`` and finds the fault if there is one (a repeated key, a
+        constant for a key, ``true`` without ``json_constants``).
         """
-        text = self.text
+        match = _FLAT_START.match(self.text, pos)
+        if match is None:
+            return None
+        name = match.group(1)
+        groups = match.groups()[1:]
         arguments: dict[str, Any] = {}
         constants = self.constants
         while True:
-            match = _FLAT_ARGUMENT.match(text, pos)
-            if match is None:
-                return None
-            empty, key, single, double, real, integer, word, close, last = match.groups()
+            empty, key, single, double, real, integer, word, close, last = groups
             if empty is not None:
-                return arguments, match.end()
+                return (name, arguments, None), match.end()
             if key in arguments or key in constants:
                 return None
             if single is not None:
@@ -252,8 +253,11 @@ class _Reader:
             else:
                 return None
             if close is not None or last is not None:
-                return arguments, match.end()
-            pos = match.end()
+                return (name, arguments, None), match.end()
+            match = _FLAT_ARGUMENT.match(self.text, match.end())
+            if match is None:
+                return None
+            groups = match.groups()
 
     def arguments(self, pos: int) -> tuple[dict[str, Any], int]:
         """The keyword arguments after a call's ``(``, and the position after its ``)``."""
