@@ -182,22 +182,27 @@ class _Reader:
         end = pos
         while True:
             at = self.blanks(end)
-            if calls and not _line_break_between(text, end, at):
-                return calls, end
-            if _DOTTED.match(text, at) is None:
-                break
-            try:
-                call, after = self.call(at)
-            except LiteralError:
-                if not calls:
-                    raise
-                return calls, end
-            rest = _LINE_BLANKS.match(text, after)
-            stop = rest.end() if rest else after
-            if stop < len(text) and text[stop] not in "\r\n":
-                if not calls:
-                    raise LiteralError(f"text after the call at {after}")
-                return calls, end
+            if calls and (at >= len(text) or not _line_break_between(text, end, at)):
+                return calls, end  # only blanks left, or a next call on the same line
+            flat = self.flat_call(at)  # a flat call starts with a name: no need to look twice
+            if flat is not None:
+                call, after = flat
+            else:
+                if at >= len(text) or _DOTTED.match(text, at) is None:
+                    break
+                try:
+                    call, after = self.call(at)
+                except LiteralError:
+                    if not calls:
+                        raise
+                    return calls, end
+            if after < len(text) and text[after] not in "\r\n":  # else nothing follows
+                rest = _LINE_BLANKS.match(text, after)
+                stop = rest.end() if rest else after
+                if stop < len(text) and text[stop] not in "\r\n":
+                    if not calls:
+                        raise LiteralError(f"text after the call at {after}")
+                    return calls, end
             calls.append(call)
             end = after
         if not calls:
