@@ -172,7 +172,11 @@ class JsonGrammar:
                 ((name, raw_arguments),) = item.items()
             else:
                 name = self._name.evaluate(item)
-                raw_arguments = self._raw_arguments(item)
+                expression = self._arguments
+                raw_arguments = (
+                    expression.evaluate(item) if expression is not None
+                    else self._raw_arguments(item)
+                )
             call_id = self._id.evaluate(item) if self._id is not None else ""
         except (ValueError, TypeError, RecursionError):
             return None  # a function given the wrong type at run time: not a call object
