@@ -25,7 +25,8 @@ a rotating order, each sample repeating its call for ~0.3 ms; a ratio is the med
 the per-round ratios, so a burst of load on a shared machine hits both sides of a pair
 alike. It prints the machine, a table of medians and ratios, and PASS or FAIL per
 target; the exit status is 0 only when every target passes. ``tools/bench_text.py``'s
-rows (text formats, time per MB) follow when that file exists.
+rows (text formats, time per MB) follow when that file exists, with its two targets per
+format (issue 14): time per MB flat from 1 to 10 MB, and within 2x of Hermes's.
 """
 
 from __future__ import annotations
@@ -423,16 +424,24 @@ def bench_text(quick: bool, verdicts: Verdicts) -> None:
         table.setdefault((row["format"], row["input"]), {})[row["mb"]] = row["seconds_per_mb"]
     all_sizes = sorted({mb for per in table.values() for mb in per})
     judged = {(v["format"], v["input"]): v for v in module.verdicts(rows)}
+    over_hermes = {v["format"]: v for v in module.hermes_verdicts(rows)}
+    flat_target = f"text: s/MB flat {all_sizes[0]} -> {all_sizes[-1]} MB"
+    hermes_target = f"text: normal s/MB <= {module.HERMES_WITHIN:g}x Hermes"
     lines = []
     for (fmt, kind), per in sorted(table.items()):
         verdict = judged.get((fmt, kind), {})
         ratio = verdict.get("ratio")
+        hermes = over_hermes.get(fmt) if kind == "normal" else None
         lines.append([fmt, kind, *(f"{per[mb]:.3f}" if mb in per else "-" for mb in all_sizes),
-                      "-" if ratio is None else f"{ratio:.2f}x"])
+                      "-" if ratio is None else f"{ratio:.2f}x",
+                      "-" if hermes is None else f"{hermes['ratio']:.2f}x"])
         if verdict:
-            verdicts.add("text: s/MB flat 1 -> 10 MB", f"{fmt} {kind}",
+            verdicts.add(flat_target, f"{fmt} {kind}",
                          "-" if ratio is None else f"{ratio:.2f}x", bool(verdict["passed"]))
-    print_table(["format", "input", *(f"{mb} MB" for mb in all_sizes), "slowest/fastest"], lines)
+    print_table(["format", "input", *(f"{mb} MB" for mb in all_sizes), "slowest/fastest",
+                 "/ Hermes"], lines)
+    for fmt, verdict in sorted(over_hermes.items()):
+        verdicts.add(hermes_target, fmt, f"{verdict['ratio']:.2f}x", bool(verdict["passed"]))
 
 
 def bench_stream(quick: bool, verdicts: Verdicts) -> None:

@@ -16,12 +16,14 @@ Formats without a hand-written sample below get one derived from the spec and th
 format's conformance suite: the normal reply is the ``text_around_calls`` case's first
 text, the hostile one built from the spec's own markers (:func:`derived_sample`).
 
-It prints CPU seconds per MB for each, then the ratio of each format's normal time
-per MB to Hermes's (the "within 2x of Hermes" target), then PASS or FAIL per format
-and input for "time per MB stays within 1.5x across the sizes" (slowest over
-fastest), the property
-that rules out quadratic scanning. ``run(sizes)`` returns the rows and
-``verdicts(rows)`` the judgements, for ``tools/bench.py``.
+It prints CPU seconds per MB for each, with PASS or FAIL per format and input for
+"time per MB stays within 1.5x across the sizes" (slowest over fastest), the property
+that rules out quadratic scanning; then PASS or FAIL per format for "normal time per
+MB within 2x of Hermes's" (issue 14: the slowest format may cost at most twice the
+reference format's time on its own realistic reply), the ratio being the largest over
+the sizes. Hermes is timed whenever a ratio is asked for, ``--formats`` or not.
+``run(sizes)`` returns the rows, ``verdicts(rows)`` and ``hermes_verdicts(rows)`` the
+judgements, for ``tools/bench.py``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ __all__ = [
     "FORMATS",
     "HERMES_WITHIN",
     "derived_sample",
+    "hermes_verdicts",
     "hostile_text",
     "main",
     "normal_text",
@@ -57,7 +60,7 @@ FLAT_WITHIN = 1.5
 HERMES_WITHIN = 2.0
 CASES = Path(__file__).resolve().parent.parent / "specs" / "conformance" / "text"
 DEFAULT_SIZES = (1, 2, 5, 10)
-
+REFERENCE = "hermes"
 
 
 def _deepseek(words: str) -> str:
@@ -227,23 +230,29 @@ def run(
 ) -> list[dict[str, Any]]:
     """One row per format, input and size: ``format, input, mb, seconds, seconds_per_mb``.
 
-    Each size is timed once per round, the rounds interleaving the sizes so that a
-    noisy moment on the machine hits every size alike; the best round counts.
+    Every round times every format, input and size once, in that order, and the best
+    round counts: a noisy moment on a shared machine then hits every format alike, so a
+    ratio to Hermes compares timings taken in the same rounds, not minutes apart. Each
+    text is built afresh for its timing (cheap beside reading it), not all held at once.
     """
-    rows: list[dict[str, Any]] = []
-    for fmt in formats or sorted(bundled_text_specs()):
-        for kind, make in (("normal", normal_text), ("hostile", hostile_text)):
-            texts = {mb: make(fmt, mb * MB) for mb in sizes}
-            best = dict.fromkeys(sizes, float("inf"))
-            for _ in range(rounds):
+    chosen = list(formats or sorted(bundled_text_specs()))
+    kinds = (("normal", normal_text), ("hostile", hostile_text))
+    best: dict[tuple[str, str, int], float] = {}
+    length: dict[tuple[str, str, int], int] = {}
+    for _ in range(rounds):
+        for fmt in chosen:
+            for kind, make in kinds:
                 for mb in sizes:
-                    best[mb] = min(best[mb], _cpu_seconds(fmt, texts[mb]))
-            for mb in sizes:
-                rows.append({
-                    "format": fmt, "input": kind, "mb": mb, "seconds": best[mb],
-                    "seconds_per_mb": best[mb] / (len(texts[mb]) / MB),
-                })
-    return rows
+                    text = make(fmt, mb * MB)
+                    key = (fmt, kind, mb)
+                    length[key] = len(text)
+                    best[key] = min(best.get(key, float("inf")), _cpu_seconds(fmt, text))
+                    del text
+    return [
+        {"format": fmt, "input": kind, "mb": mb, "seconds": best[(fmt, kind, mb)],
+         "seconds_per_mb": best[(fmt, kind, mb)] / (length[(fmt, kind, mb)] / MB)}
+        for fmt in chosen for kind, _ in kinds for mb in sizes
+    ]
 
 
 def verdicts(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -259,15 +268,32 @@ def verdicts(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
+def hermes_verdicts(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per format: its normal time per MB over Hermes's, the largest over the sizes both
+    were timed at, and whether it is within :data:`HERMES_WITHIN`. Empty without Hermes."""
+    normal = [row for row in rows if row["input"] == "normal"]
+    hermes = {row["mb"]: row["seconds_per_mb"] for row in normal if row["format"] == REFERENCE}
+    ratios: dict[str, float] = {}
+    for row in normal:
+        if row["mb"] in hermes and hermes[row["mb"]] > 0:
+            ratio = row["seconds_per_mb"] / hermes[row["mb"]]
+            ratios[row["format"]] = max(ratio, ratios.get(row["format"], 0.0))
+    return [{"format": fmt, "ratio": ratio, "passed": ratio <= HERMES_WITHIN}
+            for fmt, ratio in ratios.items()]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)),
                         help="sizes in MB, comma-separated (default 1,2,5,10)")
-    parser.add_argument("--formats", default="", help="formats, comma-separated (default all)")
+    parser.add_argument("--formats", default="",
+                        help="formats, comma-separated (default all; Hermes is always timed)")
     parser.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     formats = [f for f in args.formats.split(",") if f] or None
+    if formats is not None and REFERENCE not in formats:
+        formats = [REFERENCE, *formats]
     rows = run(sizes, formats, args.rounds)
     print(f"{'format':14} {'input':8} " + " ".join(f"{mb:>7} MB" for mb in sizes) + "   s/MB")
     by_key: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -279,24 +305,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         verdict = judged[(fmt, kind)]
         mark = "PASS" if verdict["passed"] else "FAIL"
         print(f"{fmt:14} {kind:8} {cells}   {mark} ({verdict['ratio']:.2f}x)")
-    hermes = {r["mb"]: r["seconds_per_mb"] for r in rows
-              if r["format"] == "hermes" and r["input"] == "normal"}
-    slow = []
-    if hermes:
-        print(f"\nnormal time per MB over Hermes's (target <= {HERMES_WITHIN}x):")
-        for (fmt, kind), group in by_key.items():
-            if kind != "normal":
-                continue
-            ratio = max(r["seconds_per_mb"] / hermes[r["mb"]] for r in group if r["mb"] in hermes)
-            mark = "PASS" if ratio <= HERMES_WITHIN else "FAIL"
-            if ratio > HERMES_WITHIN:
-                slow.append(fmt)
-            print(f"  {fmt:16} {ratio:5.2f}x {mark}")
+    compared = hermes_verdicts(rows)
+    print("\nnormal time per MB over Hermes's, largest over the sizes"
+          f" (target <= {HERMES_WITHIN}x):")
+    for verdict in compared:
+        mark = "PASS" if verdict["passed"] else "FAIL"
+        print(f"  {verdict['format']:16} {verdict['ratio']:5.2f}x {mark}")
     failed = [v for v in judged.values() if not v["passed"]]
+    slow = [v["format"] for v in compared if not v["passed"]]
     print(f"\ntime per MB flat within {FLAT_WITHIN}x from {min(sizes)} MB to {max(sizes)} MB:",
           "PASS" if not failed else f"FAIL ({len(failed)} of {len(judged)})")
-    if slow:
-        print(f"slower than {HERMES_WITHIN}x Hermes: {', '.join(slow)}")
+    print(f"normal time per MB within {HERMES_WITHIN}x of Hermes's:",
+          "PASS" if not slow else f"FAIL ({len(slow)} of {len(compared)}: {', '.join(slow)})")
     return 1 if failed or slow else 0
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "decode_json_at",
     "decode_json_lenient_at",
     "has_infinity",
+    "may_be_json",
     "plausible_name",
     "skip_blanks",
 ]
@@ -51,7 +52,7 @@ UNFINISHED_CODE: Final = "call-unfinished"
 """Its ``arguments_error_code``."""
 
 _JSON_BLANKS: Final = re.compile(r"[ \t\n\r]*+")
-_NAME_FORBIDDEN: Final = frozenset("<>[]{}()\"'`,;=\\")
+_NAME_FORBIDDEN: Final = re.compile(r"[\s<>\[\]{}()\"'`,;=\\]")
 MAX_NAME_LENGTH: Final = 256
 
 
@@ -78,6 +79,8 @@ class Grammar(Protocol):
 
 def skip_blanks(text: str, pos: int) -> int:
     """The first position at or after ``pos`` that is not JSON whitespace."""
+    if pos < len(text) and text[pos] not in " \t\n\r":  # the common case, without re
+        return pos
     match = _JSON_BLANKS.match(text, pos)
     return match.end() if match else pos
 
@@ -128,6 +131,19 @@ def decode_json_lenient_at(text: str, pos: int) -> tuple[Any, int]:
         raise ValueError("nesting too deep") from None
 
 
+_JSON_FIRST: Final = frozenset('"{[-0123456789tfn \t\n\r')
+
+
+def may_be_json(text: str) -> bool:
+    """False when ``text`` cannot be a JSON text: it is empty or starts with a character no
+    JSON value (nor JSON blank) starts with.
+
+    Most text values (``Paris``) are such; deciding it from one character skips the
+    decoder's failure, whose classification of the fault costs more than the decoding.
+    """
+    return text[:1] in _JSON_FIRST and text != ""
+
+
 def has_infinity(value: Any) -> bool:
     """Whether a decoded JSON value holds ±infinity anywhere (iteratively: any depth)."""
     stack = [value]
@@ -152,4 +168,5 @@ def plausible_name(name: str) -> bool:
     """
     if not name or len(name) > MAX_NAME_LENGTH:
         return False
-    return not any(c.isspace() or not c.isprintable() or c in _NAME_FORBIDDEN for c in name)
+    # str.isprintable of the whole name is each character's; \s is str.isspace
+    return name.isprintable() and _NAME_FORBIDDEN.search(name) is None

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from ..arguments import loads_strict
 from ..toolcall import ToolCall
-from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
+from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, may_be_json, plausible_name
 from .typed import Schemas
 
 __all__ = ["BAD_OBJECT_CODE", "CallObjectGrammar"]
@@ -31,6 +31,9 @@ BAD_OBJECT_CODE: Final = "bad-call-object"
 MAX_DEPTH: Final = 64
 _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _BARE: Final = {"true": True, "false": False, "null": None}
+_BLANKS: Final = re.compile(r"[ \t\r\n]*+")
+_WORD: Final = re.compile(r"[^,}\] \t\r\n]*+")
+"""A bare value: up to a delimiter or a blank."""
 
 
 class _Fault(Exception):
@@ -77,9 +80,7 @@ class CallObjectGrammar:
         return Parsed([ToolCall._trusted(name, arguments, "", False, None)], len(chunk))
 
     def _blanks(self, text: str, pos: int) -> int:
-        while pos < len(text) and text[pos] in " \t\r\n":
-            pos += 1
-        return pos
+        return _BLANKS.match(text, pos).end()  # type: ignore[union-attr]  # matches empty
 
     def _object(self, text: str, pos: int, depth: int) -> tuple[dict[str, Any], int]:
         """Members after a ``{`` up to its ``}``: ``(object, position after the brace)``."""
@@ -138,9 +139,7 @@ class CallObjectGrammar:
             return self._object(text, pos + 1, depth + 1)
         if text[pos] == "[":
             return self._array(text, pos + 1, depth + 1)
-        end = pos
-        while end < len(text) and text[end] not in ",}] \t\r\n":
-            end += 1
+        end = _WORD.match(text, pos).end()  # type: ignore[union-attr]  # matches empty
         word = text[pos:end]
         if word in _BARE:
             return _BARE[word], end
@@ -154,7 +153,7 @@ class CallObjectGrammar:
         raise _Fault(f"bare value {word[:40]!r} is not a number, true, false or null")
 
     def _string(self, raw: str) -> Any:
-        if self._json_strings and raw:
+        if self._json_strings and may_be_json(raw):
             try:
                 return loads_strict(raw)
             except ValueError:

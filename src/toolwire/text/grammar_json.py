@@ -29,6 +29,7 @@ whose arguments hold such a number is kept with ``arguments_undecodable``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -70,6 +71,7 @@ class JsonGrammar:
         "_id",
         "_name",
         "_objects",
+        "_separated",
         "_separator",
         "_single_key",
         "_when",
@@ -93,7 +95,14 @@ class JsonGrammar:
         self._objects = shape != "array"
         self._arrays = shape != "object"
         self._separator = separator
+        # A blank separator ("\n": one object per line) lies in the blanks between two values;
+        # any other is blanks, the separator, blanks: one match where skip_blanks, startswith
+        # and skip_blanks were three calls (possessive, as skip_blanks gives nothing back).
         self._blank_separator = separator is not None and not separator.strip(JSON_BLANKS)
+        self._separated = (
+            re.compile(rf"[ \t\n\r]*+{re.escape(separator)}[ \t\n\r]*+")
+            if separator and not self._blank_separator else None
+        )
         self._when = when
         self._name = name
         self._arguments = arguments
@@ -143,17 +152,19 @@ class JsonGrammar:
             return [], 0
         values = [value]
         separator = self._separator
+        separated = self._separated
         while separator:
-            at = skip_blanks(chunk, end)
-            if self._blank_separator:
-                # One object per line: the separator lies in the whitespace just skipped.
+            if separated is None:
+                # One object per line: the separator lies in the blanks after the value.
+                at = skip_blanks(chunk, end)
                 if chunk.find(separator, end, at) == -1:
                     break
                 start = at
-            elif chunk.startswith(separator, at):
-                start = skip_blanks(chunk, at + len(separator))
             else:
-                break
+                match = separated.match(chunk, end)
+                if match is None:
+                    break
+                start = match.end()
             try:
                 value, after = decode(chunk, start)
             except OutOfRange:
@@ -167,17 +178,24 @@ class JsonGrammar:
     def _call(self, item: Any, lenient: bool) -> ToolCall | None:
         if not isinstance(item, dict):
             return None
+        # Expression.evaluate is the compiled closure: called directly, one frame less per
+        # expression and call object.
+        when = self._when
         try:
-            if self._when is not None and self._when(item) is not True:
+            if when is not None and when.evaluate(item) is not True:
                 return None
             if self._single_key:
                 if len(item) != 1:
                     return None
                 ((name, raw_arguments),) = item.items()
             else:
-                name = self._name(item)
-                raw_arguments = self._raw_arguments(item)
-            call_id = self._id(item) if self._id is not None else ""
+                name = self._name.evaluate(item)
+                expression = self._arguments
+                raw_arguments = (
+                    expression.evaluate(item) if expression is not None
+                    else self._raw_arguments(item)
+                )
+            call_id = self._id.evaluate(item) if self._id is not None else ""
         except (ValueError, TypeError, RecursionError):
             return None  # a function given the wrong type at run time: not a call object
         if not isinstance(name, str) or not name:
@@ -190,6 +208,8 @@ class JsonGrammar:
             )
         if lenient and has_infinity(raw_arguments):
             return ToolCall._trusted(name, {}, call_id, True, OUT_OF_RANGE, OUT_OF_RANGE_CODE)
+        if type(raw_arguments) is dict:  # what decode_arguments_coded returns for a dict
+            return ToolCall._trusted(name, raw_arguments, call_id, False, None)
         arguments, undecodable, error, code = decode_arguments_coded(raw_arguments)
         # The arguments dict comes from this block's own fresh parse: nobody else holds it.
         return ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
@@ -198,7 +218,7 @@ class JsonGrammar:
         """The raw arguments by the spec's expression or its first present key."""
         keys = self._arguments_keys
         if self._arguments is not None:
-            return self._arguments(item)
+            return self._arguments.evaluate(item)
         for key in keys:
             if key in item:
                 return item[key]

@@ -26,8 +26,7 @@ from typing import Any
 
 from ..arguments import loads_strict
 from ..toolcall import ToolCall
-from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
-from .occurrences import Occurrences
+from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, may_be_json, plausible_name
 from .tagnames import read_tag
 from .typed import ALL_TYPES, Schemas, type_value
 
@@ -97,34 +96,29 @@ class XmlGrammar:
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
     ) -> Parsed | None:
-        occ = Occurrences(chunk)
         if self._function:
-            calls = self._functions(chunk, occ, cut, schemas)
+            calls = self._functions(chunk, cut, schemas)
         else:
-            calls = self._bare(chunk, occ, cut, schemas)
+            calls = self._bare(chunk, cut, schemas)
         return Parsed(calls, len(chunk)) if calls else None
 
-    def _bare(
-        self, chunk: str, occ: Occurrences, cut: bool, schemas: Schemas | None
-    ) -> list[ToolCall]:
+    def _bare(self, chunk: str, cut: bool, schemas: Schemas | None) -> list[ToolCall]:
         """GLM style: the block starts with the name.
 
         The name runs to the earliest ``name_end`` literal, which is dropped unless it
         opens the first parameter (GLM's ``<arg_key>``, kept; Hunyuan's ``<tool_sep>``
         and MiniCPM's ``>``, dropped).
         """
-        stop, length = occ.earliest(self._name_end, 0)
+        stop, length = _earliest(chunk, self._name_end)
         if stop == -1:
             stop = length = len(chunk)
         name = self._name(chunk[:stop])
         if name is None:
             return []
         body = stop if chunk.startswith(self._parameter[0], stop) else stop + length
-        return [self._call(name, chunk, occ, body, len(chunk), unfinished=cut, schemas=schemas)]
+        return [self._call(name, chunk, body, len(chunk), unfinished=cut, schemas=schemas)]
 
-    def _functions(
-        self, chunk: str, occ: Occurrences, cut: bool, schemas: Schemas | None
-    ) -> list[ToolCall]:
+    def _functions(self, chunk: str, cut: bool, schemas: Schemas | None) -> list[ToolCall]:
         """Qwen3-Coder style: one or more functions; only blanks between them."""
         assert self._function is not None
         opening, name_end, closing = self._function
@@ -138,22 +132,22 @@ class XmlGrammar:
             if not chunk.startswith(opening, pos):
                 return []
             name_at = pos + len(opening)
-            stop = occ.first(name_end, name_at)
+            stop = chunk.find(name_end, name_at)
             if stop == -1:
                 return []
             name = self._name(chunk[name_at:stop])
             if name is None:
                 return []
             body = stop + len(name_end)
-            close_at = occ.first(closing, body)
-            next_at = occ.first(opening, body)
-            if close_at != -1 and (next_at == -1 or close_at < next_at):
+            next_at = chunk.find(opening, body)
+            close_at = _before(chunk, closing, body, next_at if next_at != -1 else end)
+            if close_at != -1:
                 body_end, pos, unfinished = close_at, close_at + len(closing), False
             else:
                 body_end = next_at if next_at != -1 else end
                 pos, unfinished = body_end, cut and body_end == end
             calls.append(
-                self._call(name, chunk, occ, body, body_end, unfinished=unfinished, schemas=schemas)
+                self._call(name, chunk, body, body_end, unfinished=unfinished, schemas=schemas)
             )
 
     def _name(self, text: str) -> str | None:
@@ -170,7 +164,6 @@ class XmlGrammar:
         self,
         name: str,
         chunk: str,
-        occ: Occurrences,
         start: int,
         end: int,
         *,
@@ -183,7 +176,7 @@ class XmlGrammar:
         properties = schema.get("properties") if schema is not None else None
         try:
             arguments = self._parameters(
-                chunk, occ, start, end, properties if isinstance(properties, dict) else None
+                chunk, start, end, properties if isinstance(properties, dict) else None
             )
         except _Fault as fault:
             return ToolCall._trusted(name, {}, "", True, str(fault), fault.code)
@@ -192,7 +185,6 @@ class XmlGrammar:
     def _parameters(
         self,
         chunk: str,
-        occ: Occurrences,
         pos: int,
         end: int,
         properties: dict[str, Any] | None,
@@ -207,8 +199,8 @@ class XmlGrammar:
             if not chunk.startswith(opening, pos):
                 raise _Fault("text-between-parameters", "unexpected text between parameters")
             key_at = pos + len(opening)
-            stop = occ.first(name_end, key_at)
-            if stop == -1 or stop + len(name_end) > end:
+            stop = chunk.find(name_end, key_at, end)
+            if stop == -1:
                 raise _Fault("unclosed-parameter-name", f"a parameter name has no {name_end!r}")
             key = chunk[key_at:stop].strip()
             attributes: dict[str, str] = {}
@@ -229,12 +221,12 @@ class XmlGrammar:
                 if not chunk.startswith(value_open, pos):
                     raise _Fault("missing-value-tag", f"parameter {key!r} has no {value_open!r}")
                 pos += len(value_open)
-            close_at = occ.first(closing, pos)
-            next_at = occ.first(opening, pos)
-            if close_at != -1 and close_at < end and (next_at == -1 or close_at < next_at):
+            next_at = _before(chunk, opening, pos, end)
+            stop = next_at if next_at != -1 else end
+            close_at = _before(chunk, closing, pos, stop)
+            if close_at != -1:
                 raw, pos = chunk[pos:close_at], close_at + len(closing)
             else:
-                stop = next_at if next_at != -1 and next_at < end else end
                 raw, pos = chunk[pos:stop], stop
             marked = attributes.get(self._string_attribute) if self._string_attribute else None
             arguments[key] = self._value(raw, key, properties, marked)
@@ -262,9 +254,32 @@ class XmlGrammar:
                 ) from None
         if properties is not None:
             return type_value(raw, properties.get(key), self._types)
-        if self._json_values and raw:
+        if self._json_values and may_be_json(raw):
             try:
                 return loads_strict(raw)
             except ValueError:
                 pass
         return raw
+
+
+def _before(text: str, marker: str, pos: int, limit: int) -> int:
+    """The first occurrence of ``marker`` at or after ``pos`` that starts before ``limit``,
+    or -1 (it may end past ``limit``).
+
+    Markers are found with bounded :meth:`str.find`, not an index: each search stops at
+    the next parameter's (or function's) open marker, so the searches of one block cover
+    disjoint stretches of it and a block full of unclosed tags is still read in linear
+    time, without an index's cost per block.
+    """
+    return text.find(marker, pos, limit + len(marker) - 1)
+
+
+def _earliest(text: str, markers: tuple[str, ...]) -> tuple[int, int]:
+    """``(position, length)`` of the earliest of ``markers`` in ``text``, the longer where
+    two start together; ``(-1, 0)`` when none occurs."""
+    best, length = -1, 0
+    for marker in markers:
+        at = text.find(marker)
+        if at != -1 and (best == -1 or at < best or (at == best and len(marker) > length)):
+            best, length = at, len(marker)
+    return best, length

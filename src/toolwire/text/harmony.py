@@ -25,7 +25,8 @@ messages' bodies as the text and the reasoning messages' bodies apart.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import re
+from typing import Final, NamedTuple
 
 from ..arguments import decode_arguments_coded
 from ..toolcall import ToolCall
@@ -152,13 +153,13 @@ class HarmonyScanner:
         return ToolCall._trusted(name, arguments, "", undecodable, error, code)
 
 
+_WORD: Final = re.compile(r"(?:[^\s<]|<(?!\|))*+")
+"""A word: up to a blank or a ``<|`` (``\\s`` is :meth:`str.isspace`)."""
+
+
 def _token_after(header: str, marker: str) -> str:
     """The word after ``marker`` in ``header`` (up to a blank or ``<|``), or ``""``."""
     at = header.find(marker)
     if at == -1:
         return ""
-    start = at + len(marker)
-    end = start
-    while end < len(header) and not header[end].isspace() and not header.startswith("<|", end):
-        end += 1
-    return header[start:end]
+    return _WORD.match(header, at + len(marker)).group()  # type: ignore[union-attr]  # empty
