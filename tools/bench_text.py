@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import statistics
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -228,17 +229,21 @@ def _cpu_seconds(fmt: str, text: str) -> float:
 def run(
     sizes: Sequence[int] = DEFAULT_SIZES, formats: Iterable[str] | None = None, rounds: int = 3
 ) -> list[dict[str, Any]]:
-    """One row per format, input and size: ``format, input, mb, seconds, seconds_per_mb``.
+    """One row per format, input and size: ``format, input, mb, seconds, seconds_per_mb``,
+    and on normal rows ``hermes_ratio`` when Hermes is among the formats.
 
     Every round times every format, input and size once, in that order, and the best
-    round counts: a noisy moment on a shared machine then hits every format alike, so a
-    ratio to Hermes compares timings taken in the same rounds, not minutes apart. Each
-    text is built afresh for its timing (cheap beside reading it), not all held at once.
+    round counts: a noisy moment on a shared machine then hits every format alike. The
+    ratio to Hermes is paired: each normal timing is taken right after a Hermes timing of
+    the same size, and the row gives the median of those per-round ratios, so a burst of
+    load hits both sides of a pair, not one Hermes timing taken minutes before. Each text
+    is built afresh for its timing (cheap beside reading it), not all held at once.
     """
     chosen = list(formats or sorted(bundled_text_specs()))
     kinds = (("normal", normal_text), ("hostile", hostile_text))
     best: dict[tuple[str, str, int], float] = {}
     length: dict[tuple[str, str, int], int] = {}
+    paired: dict[tuple[str, int], list[float]] = {}
     for _ in range(rounds):
         for fmt in chosen:
             for kind, make in kinds:
@@ -246,13 +251,30 @@ def run(
                     text = make(fmt, mb * MB)
                     key = (fmt, kind, mb)
                     length[key] = len(text)
-                    best[key] = min(best.get(key, float("inf")), _cpu_seconds(fmt, text))
+                    reference = None
+                    if kind == "normal" and fmt != REFERENCE and REFERENCE in chosen:
+                        hermes = normal_text(REFERENCE, mb * MB)
+                        reference = _cpu_seconds(REFERENCE, hermes) / (len(hermes) / MB)
+                        del hermes
+                    seconds = _cpu_seconds(fmt, text)
+                    best[key] = min(best.get(key, float("inf")), seconds)
+                    if reference:
+                        paired.setdefault((fmt, mb), []).append(
+                            seconds / (len(text) / MB) / reference)
                     del text
-    return [
-        {"format": fmt, "input": kind, "mb": mb, "seconds": best[(fmt, kind, mb)],
-         "seconds_per_mb": best[(fmt, kind, mb)] / (length[(fmt, kind, mb)] / MB)}
-        for fmt in chosen for kind, _ in kinds for mb in sizes
-    ]
+    rows = []
+    for fmt in chosen:
+        for kind, _ in kinds:
+            for mb in sizes:
+                key = (fmt, kind, mb)
+                row: dict[str, Any] = {
+                    "format": fmt, "input": kind, "mb": mb, "seconds": best[key],
+                    "seconds_per_mb": best[key] / (length[key] / MB)}
+                if kind == "normal" and REFERENCE in chosen:
+                    row["hermes_ratio"] = (
+                        1.0 if fmt == REFERENCE else statistics.median(paired[(fmt, mb)]))
+                rows.append(row)
+    return rows
 
 
 def verdicts(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -269,15 +291,13 @@ def verdicts(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def hermes_verdicts(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per format: its normal time per MB over Hermes's, the largest over the sizes both
-    were timed at, and whether it is within :data:`HERMES_WITHIN`. Empty without Hermes."""
-    normal = [row for row in rows if row["input"] == "normal"]
-    hermes = {row["mb"]: row["seconds_per_mb"] for row in normal if row["format"] == REFERENCE}
+    """Per format: its normal time per MB over Hermes's (the paired ratio of :func:`run`),
+    the largest over the sizes, and whether it is within :data:`HERMES_WITHIN`. Empty
+    without Hermes."""
     ratios: dict[str, float] = {}
-    for row in normal:
-        if row["mb"] in hermes and hermes[row["mb"]] > 0:
-            ratio = row["seconds_per_mb"] / hermes[row["mb"]]
-            ratios[row["format"]] = max(ratio, ratios.get(row["format"], 0.0))
+    for row in rows:
+        if row["input"] == "normal" and "hermes_ratio" in row:
+            ratios[row["format"]] = max(row["hermes_ratio"], ratios.get(row["format"], 0.0))
     return [{"format": fmt, "ratio": ratio, "passed": ratio <= HERMES_WITHIN}
             for fmt, ratio in ratios.items()]
 
