@@ -12,6 +12,7 @@ names a function (the next token is ``(``) or a multi-select hash key (the next 
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Final
 
 __all__ = ["BARE_NAMES", "bare_literal_message", "bare_literal_name"]
@@ -28,7 +29,7 @@ def bare_literal_name(source: str) -> tuple[int, str] | None:
     from jmespath.lexer import Lexer  # the parser's own lexer: its tokens are the truth
 
     tokens = list(Lexer().tokenize(source))
-    for token, following in zip(tokens, tokens[1:]):
+    for token, following in pairwise(tokens):  # the last is the lexer's eof
         if (token["type"] == "unquoted_identifier" and token["value"] in BARE_NAMES
                 and following["type"] not in _NOT_A_FIELD_AFTER):
             return int(token["start"]), str(token["value"])

@@ -132,7 +132,8 @@ def _message(error: Any) -> str:
 def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
     """Compile every expression; locate a failure at the character the parser blamed.
 
-    An unquoted null/true/false field is located at its first character. A predicate whose form can never yield a boolean is located at its first character.
+    An unquoted null/true/false field is located at its first character; a predicate
+    whose form can never yield a boolean at the expression's first character.
     """
     for pointer, source in _expressions(doc.data):
         try:
@@ -153,8 +154,8 @@ def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
                 col += offset + 1  # placed as expression-syntax is
                 if pointer.startswith("/render/") and pointer != "/render/text":
                     col += len("${response:")
-            message = bare_literal_message(name)
-            yield SpecProblem(doc.path, line, col, pointer, message, "bare-literal-name")
+            words = bare_literal_message(name)
+            yield SpecProblem(doc.path, line, col, pointer, words, "bare-literal-name")
         if PREDICATE_POINTER.match(pointer):
             message = predicate_problem(compiled.ast, source)
             if message is not None:
