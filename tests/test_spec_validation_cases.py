@@ -49,7 +49,8 @@ def test_every_loader_rule_has_a_case() -> None:
         "yaml-ambiguous-scalar", "yaml-key", "yaml-documents", "not-a-mapping",
         "unknown-key", "missing-key", "wrong-type", "bad-value", "unsupported-version",
         "format-name", "type-source", "when-required", "expression-syntax",
-        "expression-not-portable", "predicate-not-boolean", "extends-unknown", "extends-cycle",
-        "extends-remove", "stream-op", "stream-rule-name", "stream-events", "stream-slot-list",
+        "expression-not-portable", "predicate-not-boolean", "bare-literal-name",
+        "extends-unknown", "extends-cycle", "extends-remove", "stream-op", "stream-rule-name",
+        "stream-events", "stream-slot-list",
     }
     assert sorted(rules - covered) == []

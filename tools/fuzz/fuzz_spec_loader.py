@@ -29,7 +29,7 @@ RULES = frozenset(
         "expression-syntax", "expression-not-portable", "unreadable", "extends-unknown",
         "extends-cycle", "extends-remove", "tools-kind", "tools-translation", "tools-schema",
         "stream-op", "stream-rule-name", "stream-events", "stream-slot-list",
-        "predicate-not-boolean",
+        "predicate-not-boolean", "bare-literal-name",
     }
 )
 FORMAT_NAME = re.compile(r"[a-z][a-z0-9_]*")

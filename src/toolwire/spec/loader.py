@@ -21,6 +21,7 @@ rule                    meaning
 ``expression-syntax``   an expression does not parse
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
 ``predicate-not-boolean``  a predicate's form can never yield a boolean (:mod:`.predicates`)
+``bare-literal-name``   an unquoted null/true/false names a field (:mod:`.bare_names`)
 ``extends-*``           ``extends`` resolution (see :mod:`toolwire.spec.extends`)
 ``tools-*``             the ``tools`` part (see :mod:`toolwire.spec.tools_part`)
 ======================  ===============================================================
@@ -42,6 +43,7 @@ from ..expression import ExpressionError
 from ..expression.portable import compile_spec_expression
 from ..paths import bundled_specs_dir
 from . import strict_yaml
+from .bare_names import bare_literal_message, bare_literal_name
 from .predicates import PREDICATE_POINTER, predicate_problem
 from .stream_part import stream_expressions, stream_problems
 from .strict_yaml import Document, escape_pointer
@@ -130,7 +132,8 @@ def _message(error: Any) -> str:
 def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
     """Compile every expression; locate a failure at the character the parser blamed.
 
-    A predicate whose form can never yield a boolean is located at its first character.
+    An unquoted null/true/false field is located at its first character; a predicate
+    whose form can never yield a boolean at the expression's first character.
     """
     for pointer, source in _expressions(doc.data):
         try:
@@ -143,6 +146,16 @@ def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
                     col += len("${response:")  # a placeholder around the expression
             yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)
             continue
+        bare = bare_literal_name(source)
+        if bare is not None:
+            offset, name = bare
+            line, col = doc.where(pointer)
+            if "\n" not in source:
+                col += offset + 1  # placed as expression-syntax is
+                if pointer.startswith("/render/") and pointer != "/render/text":
+                    col += len("${response:")
+            words = bare_literal_message(name)
+            yield SpecProblem(doc.path, line, col, pointer, words, "bare-literal-name")
         if PREDICATE_POINTER.match(pointer):
             message = predicate_problem(compiled.ast, source)
             if message is not None:

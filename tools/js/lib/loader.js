@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import jmespath from 'jmespath';
 import { readYaml, locate, escapePointer } from './yaml.js';
 import { compileExpression, canBeBoolean, ExpressionProblem } from './expression.js';
 import { streamExpressions, streamProblems, mergeStream } from './loader_stream.js';
@@ -74,6 +75,23 @@ const PREDICATE = new RegExp('^/(?:truncated|sniff/when|normalize/(?:shape|detec
   + '|(?:calls|server_side|ignore|refuse)/\\d+/when|items/\\d+/nested/\\d+/when'
   + '|stream/(?:event|complete|sniff/when|error/when|refuse/\\d+/when|rules/\\d+/when))$');
 
+// specs/README.md §1.2: an unquoted null/true/false is a field name, not the literal
+// (`bare-literal-name`). The parse tree gives "null" and null the same field node, so the
+// tokens decide: an unquoted identifier is a field step unless `(` (a function) or `:` (a
+// multi-select hash key) follows. Returns the name and its offset in code points, or null.
+const BARE_NAMES = new Set(['null', 'true', 'false']);
+function bareLiteralName(source) {
+  const tokens = jmespath.tokenize(source);
+  for (const [i, token] of tokens.entries()) {
+    const next = tokens[i + 1];
+    if (token.type === 'UnquotedIdentifier' && BARE_NAMES.has(token.value)
+        && !(next && (next.type === 'Lparen' || next.type === 'Colon'))) {
+      return [Array.from(source.slice(0, token.start)).length, token.value];
+    }
+  }
+  return null;
+}
+
 // specs/README.md §6: a render part's `text` and every ${response:<expression>} placeholder.
 const RESPONSE = '${response:';
 function* renderExpressions(part) {
@@ -102,6 +120,13 @@ function expressionProblems(doc) {
       const inside = pointer.startsWith('/render/') && pointer !== '/render/text' ? RESPONSE.length : 0;
       out.push({ file: doc.path, line, col: source.includes('\n') ? col : col + 1 + inside + error.offset, pointer, rule: error.rule, message: error.message });
       continue;
+    }
+    const bare = bareLiteralName(source);
+    if (bare) {
+      const [offset, name] = bare;
+      const [line, col] = locate(doc, pointer);
+      const inside = pointer.startsWith('/render/') && pointer !== '/render/text' ? RESPONSE.length : 0;
+      out.push({ file: doc.path, line, col: source.includes('\n') ? col : col + 1 + inside + offset, pointer, rule: 'bare-literal-name', message: `unquoted ${name} is a field name in JMESPath, not the literal: write \`${name}\` (backquoted) for the value, or "${name}" (quoted) for a field named ${name}` });
     }
     if (PREDICATE.test(pointer) && !canBeBoolean(compiled.ast)) {
       const [line, col] = locate(doc, pointer); // at the expression's first character
