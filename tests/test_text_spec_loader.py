@@ -210,6 +210,13 @@ def test_a_bad_expression_is_located_at_the_character_blamed() -> None:
     assert problems(source) == [("expression-syntax", "/payload/0/name", 16, 18)]
 
 
+def test_an_unquoted_null_is_refused_as_a_field_name_at_its_first_character() -> None:
+    source = VALID + '    when: "id != null"\n'
+    assert problems(source) == [("bare-literal-name", "/payload/0/when", 16, 18)]
+    literal = VALID + '    when: "id != `null` && \\"null\\" == `null`"\n'
+    compile_text_spec(strict_yaml.load(literal, "specs/text/demo.yaml"))  # literal, quoted field
+
+
 def test_a_non_portable_expression_is_refused() -> None:
     source = VALID + '    when: "name > \'a\'"\n'
     assert rules(source) == ["expression-not-portable"]

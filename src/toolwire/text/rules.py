@@ -19,6 +19,7 @@ rule                    meaning
                         json or pythonic (only those end where their value ends)
 ``expression-syntax``   an expression does not parse
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
+``bare-literal-name``   an unquoted null/true/false names a field (specs/README.md §1.2)
 ======================  ===============================================================
 
 Each check looks only at values of the right type; wrong types are the meta-schema's.
@@ -35,6 +36,7 @@ from ..errors import SpecProblem
 from ..expression import Expression, ExpressionError, compile_expression
 from ..expression.portable import compile_spec_expression
 from ..spec import Document, escape_pointer
+from ..spec.bare_names import bare_literal_message, bare_literal_name
 from .layout import expressions, markers, objects
 from .templates import Template, TemplateError, parse_template
 
@@ -203,3 +205,12 @@ def _expressions(
             if "\n" not in source:
                 col += exc.offset + 1  # past the opening quote
             yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)
+            continue
+        bare = bare_literal_name(source)
+        if bare is not None:  # as in wire specs (specs/README.md §1.2)
+            offset, name = bare
+            line, col = doc.where(pointer)
+            if "\n" not in source:
+                col += offset + 1
+            message = bare_literal_message(name)
+            yield SpecProblem(doc.path, line, col, pointer, message, "bare-literal-name")
