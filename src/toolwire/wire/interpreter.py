@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
     _Walked = tuple[int, Any, dict[str, Any], Any]
     """(top-level item index, location key, item, item type) for one item."""
+    _Located = tuple[int, Any, str, dict[str, Any], Any]
+    """(top-level item index, location key, location, item, item type) for one item."""
 
 __all__ = ["coerce_response", "extract", "from_item", "locate", "read"]
 
@@ -152,26 +154,36 @@ def _require_object(spec: WireSpec, item: Any, index: int, key: Any) -> None:
         )
 
 
-def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
+def _walk_located(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Located]:
+    """Every item the spec's sources select, top-level items each followed by their nested
+    children (one level, §1.3), with its ``location`` written once from prefixes made per
+    list: ``read`` reports locations, and :func:`_walk` is this without them."""
     for source_index, source in enumerate(spec.sources):
-        selected = _listed(
-            spec, source.select.evaluate(response), source.single, source.select.source
-        )
+        path = source.select.source
+        selected = _listed(spec, source.select.evaluate(response), source.single, path)
         type_of = source.type_of
+        nested_entries = source.nested
         for index, item in enumerate(selected):
             key = (source_index, index, None, None)
-            _require_object(spec, item, index, key)
-            yield index, key, item, type_of(item)
-            for nested_index, nested in enumerate(source.nested):
+            if type(item) is not dict:
+                _require_object(spec, item, index, key)
+            where = path if source.single else f"{path}[{index}]"
+            yield index, key, where, item, type_of(item)
+            for nested_index, nested in enumerate(nested_entries):
                 if nested.when.evaluate(item) is not True:
                     continue
-                where = f"{_location(spec, key)}.{nested.select.source}"
-                children = _listed(spec, nested.select.evaluate(item), False, where)
+                inner = f"{where}.{nested.select.source}"
+                children = _listed(spec, nested.select.evaluate(item), False, inner)
                 for child_index, child in enumerate(children):
                     child_key = (source_index, index, nested_index, child_index)
                     _require_object(spec, child, index, child_key)
-                    _refuse_grandchildren(spec, source.nested, child, index, child_key)
-                    yield index, child_key, child, type_of(child)
+                    _refuse_grandchildren(spec, nested_entries, child, index, child_key)
+                    yield index, child_key, f"{inner}[{child_index}]", child, type_of(child)
+
+
+def _walk(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Walked]:
+    for index, key, _, item, item_type in _walk_located(spec, response):
+        yield index, key, item, item_type
 
 
 def _refuse_grandchildren(

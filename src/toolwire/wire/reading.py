@@ -17,8 +17,6 @@
 from __future__ import annotations
 
 # collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Iterator
-
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
 from ..reply import (
     CallRecord,
@@ -36,14 +34,12 @@ from .content import assistant_text
 from .interpreter import (
     _built,
     _guarded,
-    _listed,
     _name,
     _refusal,
-    _refuse_grandchildren,
     _refuses_unknown,
-    _require_object,
     _response,
     _text,
+    _walk_located,
     refuse_stream_event,
 )
 
@@ -51,8 +47,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
-    _Located = tuple[int, Any, str, dict[str, Any], Any]
-    """(top-level item index, location key, location, item, item type) for one item."""
 
 __all__ = ["choice_view", "read_reply"]
 
@@ -124,32 +118,6 @@ def _unknown_reason(spec: WireSpec, item_type: Any) -> str:
     if not isinstance(item_type, str):
         return f"the item's type is a {type(item_type).__name__}, not a string"
     return f"the {spec.format} spec lists no item type {str(item_type)!r}"
-
-
-def _walk_located(spec: WireSpec, response: dict[str, Any]) -> Iterator[_Located]:
-    """:func:`.interpreter._walk`'s items in the same order, each with its ``location``
-    written once from prefixes made per list (``_location`` rebuilds it from the key)."""
-    for source_index, source in enumerate(spec.sources):
-        path = source.select.source
-        selected = _listed(spec, source.select.evaluate(response), source.single, path)
-        type_of = source.type_of
-        nested_entries = source.nested
-        for index, item in enumerate(selected):
-            key = (source_index, index, None, None)
-            if type(item) is not dict:
-                _require_object(spec, item, index, key)
-            where = path if source.single else f"{path}[{index}]"
-            yield index, key, where, item, type_of(item)
-            for nested_index, nested in enumerate(nested_entries):
-                if nested.when.evaluate(item) is not True:
-                    continue
-                inner = f"{where}.{nested.select.source}"
-                children = _listed(spec, nested.select.evaluate(item), False, inner)
-                for child_index, child in enumerate(children):
-                    child_key = (source_index, index, nested_index, child_index)
-                    _require_object(spec, child, index, child_key)
-                    _refuse_grandchildren(spec, nested_entries, child, index, child_key)
-                    yield index, child_key, f"{inner}[{child_index}]", child, type_of(child)
 
 
 def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
