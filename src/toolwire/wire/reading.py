@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
 from ..reply import (
     CallRecord,
@@ -28,12 +27,13 @@ from ..reply import (
     read_reply_value,
 )
 from ..reply_records import call_record, item_record
-from ..spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
+from ..spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
 from ..toolcall import ServerToolCall, ToolCall
 from .content import assistant_text
 from .interpreter import (
     _built,
     _guarded,
+    _match,
     _name,
     _refusal,
     _refuses_unknown,
@@ -46,7 +46,6 @@ from .interpreter import (
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
-
 
 __all__ = ["choice_view", "read_reply"]
 
@@ -135,24 +134,12 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
     refused: list[RefusedItem] = []
     errors: list[UnmappedCall] = []
     records: list[ItemRecord] = []
-    table = spec.table
-    shown: str | None
-    entry: Entry | None
     try:
         for index, key, where, item, item_type in _walk_located(spec, response):
-            # as interpreter._match: the first entry of the type whose `when` holds
-            entry = None
-            if type(item_type) is str:
-                shown = item_type
-                for candidate in table.get(item_type) or ():
-                    when = candidate.when
-                    if when is None or when.evaluate(item) is True:
-                        entry = candidate
-                        break
-            else:  # isinstance: an UnlistedKey is reported by its name (and never matched).
-                shown = str(item_type) if isinstance(item_type, str) else None
-            kind = type(entry)
-            if entry is None or kind is RefuseEntry:
+            entry = _match(spec, item, item_type)
+            # isinstance: an UnlistedKey is reported by its name (and never matched).
+            shown = str(item_type) if isinstance(item_type, str) else None
+            if entry is None or type(entry) is RefuseEntry:
                 error = _refusal(spec, index, key, item_type, entry, refuse_unknown)
                 records.append(item_record(
                     index, where, shown, "unknown" if entry is None else "refuse",
@@ -168,16 +155,16 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                         unknown_types.append(shown)
                 continue
             records.append(item_record(index, where, shown, entry.kind, entry.index))
-            if kind is CallEntry:
-                name = _name(entry, item)  # type: ignore[arg-type]  # a CallEntry: just above
+            if type(entry) is CallEntry:
+                name = _name(entry, item)
                 if type(name) is not str:
                     skipped.append(SkippedItem(index, where, shown, name[1]))
                     continue
-                raw = entry.arguments.evaluate(item)  # type: ignore[attr-defined]
-                calls.append(_built(entry, item, name, raw, index))  # type: ignore[arg-type]
+                raw = entry.arguments.evaluate(item)
+                calls.append(_built(entry, item, name, raw, index))
                 call_records.append(call_record(index, where, shown, entry.index, raw is not None))
-            elif kind is ServerEntry:
-                server_calls.append(_server_call(entry, item, shown))  # type: ignore[arg-type]
+            elif type(entry) is ServerEntry:
+                server_calls.append(_server_call(entry, item, shown))
     except ToolwireError:
         if not errors:  # a refusal earlier in response order is the answer: see below
             raise

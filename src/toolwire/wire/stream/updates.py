@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._record import Record, setfield
-from ...spec import CallEntry, Entry, RefuseEntry, ServerEntry, WireSpec
+from ...spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
 from ...toolcall import ServerToolCall, ToolCall
 from .. import interpreter
 
@@ -71,13 +71,6 @@ class StreamUpdate(Record):
         return data
 
 
-def _match(spec: WireSpec, item: dict[str, Any], item_type: Any) -> Entry | None:
-    for entry in spec.table.get(item_type, ()) if type(item_type) is str else ():
-        if entry.when is None or entry.when.evaluate(item) is True:
-            return entry
-    return None
-
-
 def _text(value: Any) -> str | None:
     return value if type(value) is str else None
 
@@ -92,7 +85,7 @@ def classify(
     """
     item_type = spec.sources[source_index].type_of(item)
     shown = str(item_type) if isinstance(item_type, str) else None
-    entry = _match(spec, item, item_type)
+    entry = interpreter._match(spec, item, item_type)
     if entry is None:
         refuse = spec.unknown_items == "refuse" if strict is None else strict
         if refuse:
