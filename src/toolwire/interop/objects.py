@@ -112,21 +112,16 @@ def _json_mode(kind: type) -> bool:
     walk needed. Not where the model writes bytes as base64 in JSON mode (URL-safe:
     google-genai's thought signatures, which the APIs send in the standard alphabet), nor
     where it runs a JSON-only model serializer of its own (cohere's: several times slower
-    than its Python-mode dump); those are dumped as Python data and made JSON here."""
-    cached = _JSON_MODE.get(kind)
-    if cached is None:
-        config = getattr(kind, "model_config", None) or {}
-        decorators = getattr(kind, "__pydantic_decorators__", None)
-        serializers = getattr(decorators, "model_serializers", None) or {}
-        cached = config.get("ser_json_bytes") != "base64" and not any(
-            getattr(s.info, "when_used", None) in ("json", "json-unless-none")
-            for s in serializers.values()
-        )
-        _JSON_MODE[kind] = cached
-    return cached
+    than its Python-mode dump); those are dumped as Python data and made JSON here.
+    Asked once per class, by :func:`_plan`."""
+    config = getattr(kind, "model_config", None) or {}
+    decorators = getattr(kind, "__pydantic_decorators__", None)
+    serializers = getattr(decorators, "model_serializers", None) or {}
+    return config.get("ser_json_bytes") != "base64" and not any(
+        getattr(s.info, "when_used", None) in ("json", "json-unless-none")
+        for s in serializers.values()
+    )
 
-
-_JSON_MODE: dict[type, bool] = {}
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
@@ -336,4 +331,3 @@ def to_wire_json(data: Any, spec: WireSpec | None, format: str | None) -> dict[s
         )
     response: dict[str, Any] = value
     return response
-
