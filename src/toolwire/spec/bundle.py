@@ -178,16 +178,18 @@ _SNIFF_KEY: Final = b'\n ],\n "sniff": '
 _SCAN_ENTRY: Final = make_scan()
 
 
-def _layout(data: bytes) -> tuple[dict[str, Any], dict[str, tuple[int, int]]] | None:
-    """The bundle's header (everything but the specs) and the bytes each format's entry
-    spans, read from ``gen_bundle``'s layout without decoding an entry (nor the rest of
-    the file: UTF-8 is decoded one entry at a time); None for another layout."""
+def _layout(
+    data: bytes,
+) -> tuple[dict[str, Any], dict[str, tuple[int, int]], int | None] | None:
+    """The bundle's header (everything but the specs), the bytes each format's entry
+    spans and where the sniff table's key is (None: no table), read from ``gen_bundle``'s
+    layout without decoding an entry (nor the rest of the file: UTF-8 is decoded one
+    entry at a time); None for another layout."""
     head = data.find(_SPECS_KEY)
     if head <= 0 or data[head - 1 : head] != b",":
         return None
-    tail = data.rfind(_SNIFF_KEY, head)  # near the end: searched from there
-    if tail < 0:
-        tail = len(data)
+    sniff_at = data.rfind(_SNIFF_KEY, head)  # near the end: searched from there
+    tail = len(data) if sniff_at < 0 else sniff_at
     try:
         header = loads(data[: head - 1].decode("utf-8") + "\n}")
         spans: dict[str, tuple[int, int]] = {}
@@ -204,7 +206,7 @@ def _layout(data: bytes) -> tuple[dict[str, Any], dict[str, tuple[int, int]]] | 
         return None
     if not isinstance(header, dict) or not spans:
         return None
-    return header, spans
+    return header, spans, None if sniff_at < 0 else sniff_at
 
 
 def _entry_at(data: bytes, fmt: str, start: int, end: int) -> dict[str, Any]:
@@ -246,9 +248,9 @@ def bundled_parts(
     entries: dict[str, Callable[[], dict[str, Any]]]
     sniff_table: Callable[[], Any]
     if layout is not None:
-        header, spans = layout
+        header, spans, sniff_at = layout
         entries = {fmt: _decoder(data, fmt, *span) for fmt, span in spans.items()}
-        sniff_table = lambda: _sniff_table_at(data)  # noqa: E731
+        sniff_table = lambda: _sniff_table_at(data, sniff_at)  # noqa: E731
     else:
         whole = read_bundle(path)
         if whole is None:
@@ -266,16 +268,19 @@ def bundled_parts(
         return None
     compiled: dict[str, Expression] = {}  # shared: a dialect's specs use the same selectors
 
+    def from_ast(source: str, asts: dict[str, Any]) -> Expression:
+        found = compiled.get(source)
+        if found is None:
+            found = compiled[source] = Expression.from_ast(source, asts[source])
+        return found
+
     def maker(entry_of: Callable[[], dict[str, Any]]) -> Callable[[], WireSpec]:
         def make() -> WireSpec:
             entry = entry_of()
             asts: dict[str, Any] = entry["expressions"]
 
             def expression(source: str) -> Expression:
-                found = compiled.get(source)
-                if found is None:
-                    found = compiled[source] = Expression.from_ast(source, asts[source])
-                return found
+                return from_ast(source, asts)
 
             return compile_wire_spec(
                 entry["data"], os.path.join(root, entry["path"]), compiler=expression
@@ -293,19 +298,16 @@ def bundled_parts(
                 found[fmt] = None
                 continue
             source = sniff["when"]
-            expression = compiled.get(source)
-            if expression is None:
-                expression = compiled[source] = Expression.from_ast(source, sniff["ast"])
-            found[fmt] = (int(sniff["priority"]), expression)
+            found[fmt] = (int(sniff["priority"]), from_ast(source, {source: sniff["ast"]}))
         return found
 
     return {fmt: maker(entry_of) for fmt, entry_of in entries.items()}, sniffs
 
 
-def _sniff_table_at(data: bytes) -> Any:
-    """The ``sniff`` table after the specs (see :data:`_SNIFF_KEY`); None without one."""
-    at = data.rfind(_SNIFF_KEY)
-    if at < 0:
+def _sniff_table_at(data: bytes, at: int | None) -> Any:
+    """The ``sniff`` table after the specs, its key at byte ``at`` (see
+    :data:`_SNIFF_KEY`); None without one."""
+    if at is None:
         return None
     table, _ = _SCAN_ENTRY(data[at + len(_SNIFF_KEY) :].decode("utf-8"), 0)
     return table
