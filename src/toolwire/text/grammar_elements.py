@@ -11,7 +11,8 @@ prefixed by its namespace token, and nests elements for object and array values:
 No fixed parameter tag reads this (the name is the tag), and the text is not JSON, so it
 has its own reader (specs/README.md §1b.11). Only the spec's markers are structure:
 everything between them is content as written, found by plain substring search through
-:class:`_Finder`, so hostile nesting or thousands of unclosed tags stay linear.
+:class:`.occurrences.Occurrences`, so hostile nesting or thousands of unclosed tags stay
+linear.
 
 Whether ``<items><item>…</item></items>`` is an array or an object, and whether ``42``
 is a number, only the tool's schema says: with ``tools=`` a node whose schema declares
@@ -31,6 +32,7 @@ from typing import Any, Final, TypeAlias
 
 from ..toolcall import ToolCall
 from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
+from .occurrences import Occurrences
 from .typed import ALL_TYPES, Schemas, declared_types, type_value
 
 __all__ = ["ElementGrammar", "ElementTags", "FunctionTags"]
@@ -70,7 +72,7 @@ class ElementGrammar:
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
     ) -> Parsed | None:
-        occ = _Finder(chunk)
+        occ = Occurrences(chunk)
         opening, name_end, closing = self._function
         calls: list[ToolCall] = []
         pos, end = 0, len(chunk)
@@ -105,7 +107,7 @@ class ElementGrammar:
                 continue
             calls.append(ToolCall._trusted(name, arguments, "", False, None))
 
-    def _marker(self, occ: _Finder, pos: int, end: int) -> tuple[int, bool]:
+    def _marker(self, text: str, occ: Occurrences, pos: int, end: int) -> tuple[int, bool]:
         """The next element marker in ``[pos, end)``: ``(position, is_close)``, or -1.
 
         Where an open and a close marker start at one place the longer wins. MiniMax's
@@ -116,7 +118,7 @@ class ElementGrammar:
         if self._close_extends_open:
             if open_at == -1 or open_at >= end:
                 return -1, False
-            return open_at, occ.text.startswith(closing, open_at)
+            return open_at, text.startswith(closing, open_at)
         close_at = occ.first(closing, pos)
         if close_at != -1 and (
             open_at == -1
@@ -127,12 +129,12 @@ class ElementGrammar:
         return (open_at, False) if open_at != -1 and open_at < end else (-1, False)
 
     def _children(
-        self, text: str, occ: _Finder, pos: int, end: int, depth: int
+        self, text: str, occ: Occurrences, pos: int, end: int, depth: int
     ) -> list[tuple[str, Node]]:
         """The elements in ``[pos, end)``, which holds nothing else but blanks."""
         children: list[tuple[str, Node]] = []
         while True:
-            at, is_close = self._marker(occ, pos, end)
+            at, is_close = self._marker(text, occ, pos, end)
             if at == -1:
                 if text[pos:end].strip():
                     raise _Fault("text-between-elements", "text where an element should begin")
@@ -145,7 +147,7 @@ class ElementGrammar:
             children.append((name, node))
 
     def _element_at(
-        self, text: str, occ: _Finder, at: int, end: int, depth: int
+        self, text: str, occ: Occurrences, at: int, end: int, depth: int
     ) -> tuple[str, Node, int]:
         """The element whose open tag is at ``at``: ``(name, node, position after it)``."""
         if depth > MAX_DEPTH:
@@ -161,7 +163,7 @@ class ElementGrammar:
         pos = content
         children: list[tuple[str, Node]] = []
         while True:
-            marker, is_close = self._marker(occ, pos, end)
+            marker, is_close = self._marker(text, occ, pos, end)
             if marker == -1:
                 raise _Fault("unclosed-element", f"element {name!r} is not closed")
             if is_close:
@@ -176,30 +178,6 @@ class ElementGrammar:
                 raise _Fault("text-between-elements", f"text beside the elements of {name!r}")
             child, node, pos = self._element_at(text, occ, marker, end, depth + 1)
             children.append((child, node))
-
-
-class _Finder:
-    """The next occurrence of a marker, remembered: forward searches stay linear.
-
-    Reading goes forward through one block, so the answer to "where is the next
-    ``>`` from here" stays right until the reader passes it; a marker that no longer
-    occurs is never searched for again.
-    """
-
-    __slots__ = ("_memo", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._memo: dict[str, tuple[int, int]] = {}
-
-    def first(self, marker: str, pos: int) -> int:
-        """The first occurrence of ``marker`` at or after ``pos``, or -1."""
-        memo = self._memo.get(marker)
-        if memo is not None and memo[0] <= pos and (memo[1] == -1 or pos <= memo[1]):
-            return memo[1]
-        at = self.text.find(marker, pos)
-        self._memo[marker] = (pos, at)
-        return at
 
 
 @lru_cache(maxsize=4096)
