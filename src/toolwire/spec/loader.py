@@ -129,6 +129,18 @@ def _message(error: Any) -> str:
     return message
 
 
+def _at_offset(doc: Document, pointer: str, source: str, offset: int) -> tuple[int, int]:
+    """Line and column of character ``offset`` of the expression at ``pointer``: in a
+    one-line scalar past its opening quote (and a render placeholder's ``${response:``);
+    in a multi-line one, the scalar's own place."""
+    line, col = doc.where(pointer)
+    if "\n" not in source:
+        col += offset + 1  # the opening quote precedes the expression
+        if pointer.startswith("/render/") and pointer != "/render/text":
+            col += len("${response:")  # a placeholder around the expression
+    return line, col
+
+
 def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
     """Compile every expression; locate a failure at the character the parser blamed.
 
@@ -139,21 +151,13 @@ def _expression_problems(doc: Document) -> Iterator[SpecProblem]:
         try:
             compiled = compile_spec_expression(source)
         except ExpressionError as exc:
-            line, col = doc.where(pointer)
-            if "\n" not in source:
-                col += exc.offset + 1  # the opening quote precedes the expression
-                if pointer.startswith("/render/") and pointer != "/render/text":
-                    col += len("${response:")  # a placeholder around the expression
+            line, col = _at_offset(doc, pointer, source, exc.offset)
             yield SpecProblem(doc.path, line, col, pointer, exc.message, exc.rule)
             continue
         bare = bare_literal_name(source)
         if bare is not None:
             offset, name = bare
-            line, col = doc.where(pointer)
-            if "\n" not in source:
-                col += offset + 1  # placed as expression-syntax is
-                if pointer.startswith("/render/") and pointer != "/render/text":
-                    col += len("${response:")
+            line, col = _at_offset(doc, pointer, source, offset)
             words = bare_literal_message(name)
             yield SpecProblem(doc.path, line, col, pointer, words, "bare-literal-name")
         if PREDICATE_POINTER.match(pointer):
