@@ -110,23 +110,30 @@ function* renderExpressions(part) {
   yield* found.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
+// Line and column of character `offset` of the expression at `pointer` (§2): in a one-line
+// scalar past its opening quote (and a render placeholder's `${response:`), else the scalar's place.
+function atOffset(doc, pointer, source, offset) {
+  const [line, col] = locate(doc, pointer);
+  if (source.includes('\n')) return [line, col];
+  const inside = pointer.startsWith('/render/') && pointer !== '/render/text' ? RESPONSE.length : 0;
+  return [line, col + 1 + inside + offset];
+}
+
 function expressionProblems(doc) {
   const out = [];
   for (const [pointer, source] of expressions(doc.data)) {
     let compiled;
     try { compiled = compileExpression(source); } catch (error) {
       if (!(error instanceof ExpressionProblem)) throw error;
-      const [line, col] = locate(doc, pointer);
-      const inside = pointer.startsWith('/render/') && pointer !== '/render/text' ? RESPONSE.length : 0;
-      out.push({ file: doc.path, line, col: source.includes('\n') ? col : col + 1 + inside + error.offset, pointer, rule: error.rule, message: error.message });
+      const [line, col] = atOffset(doc, pointer, source, error.offset);
+      out.push({ file: doc.path, line, col, pointer, rule: error.rule, message: error.message });
       continue;
     }
     const bare = bareLiteralName(source);
     if (bare) {
       const [offset, name] = bare;
-      const [line, col] = locate(doc, pointer);
-      const inside = pointer.startsWith('/render/') && pointer !== '/render/text' ? RESPONSE.length : 0;
-      out.push({ file: doc.path, line, col: source.includes('\n') ? col : col + 1 + inside + offset, pointer, rule: 'bare-literal-name', message: `unquoted ${name} is a field name in JMESPath, not the literal: write \`${name}\` (backquoted) for the value, or "${name}" (quoted) for a field named ${name}` });
+      const [line, col] = atOffset(doc, pointer, source, offset);
+      out.push({ file: doc.path, line, col, pointer, rule: 'bare-literal-name', message: `unquoted ${name} is a field name in JMESPath, not the literal: write \`${name}\` (backquoted) for the value, or "${name}" (quoted) for a field named ${name}` });
     }
     if (PREDICATE.test(pointer) && !canBeBoolean(compiled.ast)) {
       const [line, col] = locate(doc, pointer); // at the expression's first character
