@@ -53,7 +53,10 @@ def add_parser(commands: Any) -> None:
 def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
     """The function answering a request, and what to close at the end."""
     if args.implementation is None:
-        from ..conformance.reference import answer as ask
+        from ..conformance.reference import answer
+
+        def ask(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [answer(request) for request in requests]
 
         program = None
     else:
@@ -67,10 +70,11 @@ def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
     if record is None:
         return ask, program
 
-    def recorded(request: dict[str, Any]) -> dict[str, Any]:
-        answer: dict[str, Any] = ask(request)
-        record.write(json.dumps({"request": request, "answer": answer}) + "\n")
-        return answer
+    def recorded(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        answers: list[dict[str, Any]] = ask(requests)
+        for request, answer in zip(requests, answers, strict=True):
+            record.write(json.dumps({"request": request, "answer": answer}) + "\n")
+        return answers
 
     return recorded, program
 

@@ -70,24 +70,40 @@ class Program:
         self.close()
         return error
 
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Send one request, wait for its answer line, return it parsed."""
+    def ask(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Send requests, read one answer line for each, in order, parsed.
+
+        The requests are written by a thread of their own while the answers are read: a
+        batch (a stream test's thousands of cuts and splits) then costs throughput, not a
+        round trip each, and neither side blocks on a full pipe."""
         process = self._process if self._process is not None else self._start()
-        assert process.stdin is not None
-        try:
-            process.stdin.write(json.dumps(request, ensure_ascii=False) + "\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise self._fail(f"the program exited (status {process.poll()}) before the"
-                             " request was written") from None
+        stdin = process.stdin
+        assert stdin is not None
+        broken: list[BaseException] = []
+
+        def write() -> None:
+            try:
+                for request in requests:
+                    stdin.write(json.dumps(request, ensure_ascii=False) + "\n")
+                stdin.flush()
+            except (BrokenPipeError, OSError, ValueError) as exc:
+                broken.append(exc)
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        answers = [self._answer(process, request) for request in requests]
+        writer.join()
+        return answers
+
+    def _answer(self, process: subprocess.Popen[str], request: dict[str, Any]) -> dict[str, Any]:
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            raise self._fail(f"no answer within {self.timeout:g} s") from None
+            raise self._fail(f"no answer to {request['id']} within {self.timeout:g} s") from None
         if line is None:
             process.wait(timeout=5)
             raise self._fail(f"the program exited (status {process.returncode}) without"
-                             " answering")
+                             f" answering {request['id']}")
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:

@@ -21,8 +21,8 @@ from .suite import Case, case_problems
 
 __all__ = ["Ask", "CaseResult", "answer_problems", "run_suite"]
 
-Ask = Callable[[dict[str, Any]], dict[str, Any]]
-"""One request in, its answer (parsed JSON) out."""
+Ask = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
+"""Requests in, their answers (parsed JSON) out, in order."""
 
 
 @dataclass
@@ -98,8 +98,7 @@ def _shallow_problems(answer: dict[str, Any]) -> list[str]:
 
 def _outcomes(ask: Ask, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
-    for request in requests:
-        answer = ask(request)
+    for request, answer in zip(requests, ask(requests), strict=True):
         if "unsupported" in answer:
             raise _Unsupported(f"{request['op']}: {answer['unsupported']}")
         derived = any(mark in request["id"].rpartition("::")[2] for mark in _DERIVED)
