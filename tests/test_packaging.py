@@ -1,8 +1,10 @@
-"""The wheel carries the specs: built, installed into a fresh venv, and run from there."""
+"""The wheel carries the specs, the schemas and the conformance suite: built once, installed
+into a fresh venv, and run from there (``toolwire conformance`` included)."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import venv
@@ -33,6 +35,23 @@ def test_wheel_holds_the_specs_and_type_marker(wheel: Path) -> None:
     assert "toolwire/_specs/schema/wire-spec.v1.schema.json" in names
     assert "toolwire/_specs/examples/openai.json" in names
     assert "toolwire/py.typed" in names
+    for schema in sorted((ROOT / "specs" / "schema").glob("*.json")):
+        assert f"toolwire/_specs/schema/{schema.name}" in names
+    suite = ROOT / "specs" / "conformance"
+    cases = {f"toolwire/_specs/conformance/{p.relative_to(suite).as_posix()}"
+             for p in suite.rglob("*.json")}
+    assert len(cases) >= 600 and cases <= names
+
+
+def test_the_spark_extra_brings_pyspark(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        lines = archive.read(metadata).decode("utf-8").splitlines()
+    assert "Provides-Extra: spark" in lines
+    spark = [line.removeprefix("Requires-Dist: ") for line in lines
+             if line.startswith("Requires-Dist:") and re.search(r"extra == .spark.", line)]
+    assert {re.split(r"[^A-Za-z0-9_-]", line)[0] for line in spark} == {
+        "pyspark", "pyarrow", "pandas"}
 
 
 def test_installed_wheel_reads_a_reply_from_its_own_specs(wheel: Path, tmp_path: Path) -> None:
@@ -52,3 +71,11 @@ def test_installed_wheel_reads_a_reply_from_its_own_specs(wheel: Path, tmp_path:
     reply = json.loads(result.stdout)
     assert reply["format"] == "openai"
     assert [c["name"] for c in reply["calls"]] == ["get_weather", "get_time"]
+    # The suite and its comparison ship too: the installed toolwire runs every case on itself.
+    conformance = subprocess.run(
+        [str(env_dir / "bin" / "toolwire"), "conformance", "--json"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    summary = json.loads(conformance.stdout)
+    assert conformance.returncode == 0, summary["failures"][:3]
+    assert summary["totals"]["passed"] >= 600 and summary["totals"]["failed"] == 0

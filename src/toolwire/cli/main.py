@@ -121,6 +121,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         from .batch import run as run_batch
 
         return run_batch(args, out)
+    if args.command == "conformance":
+        from .conformance import run as run_conformance
+
+        return run_conformance(args, out)
     from ..registry import Registry
 
     return _command(args)(args, Registry.default(), out)

@@ -105,4 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .batch import add_parser as add_batch_parser
 
     add_batch_parser(commands)
+    from .conformance import add_parser as add_conformance
+
+    add_conformance(commands)
     return parser

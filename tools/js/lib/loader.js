@@ -1,12 +1,11 @@
 // Loading wire specs: strict YAML, the meta-schema (ajv), the rules of §2, expressions,
 // and `extends` (§1.6) with every problem located in the file its value came from.
-import fs from 'node:fs';
-import path from 'node:path';
 import Ajv from 'ajv';
 import jmespath from 'jmespath';
 import { readYaml, locate, escapePointer } from './yaml.js';
 import { compileExpression, canBeBoolean, ExpressionProblem } from './expression.js';
 import { streamExpressions, streamProblems, mergeStream } from './loader_stream.js';
+import { metaSchema as providedSchema, nodeFs } from './meta_schemas.js';
 
 const KINDS = ['refuse', 'calls', 'server_side', 'ignore'];
 const LISTS = new Set(['calls', 'server_side', 'ignore', 'refuse']);
@@ -16,7 +15,7 @@ const ENTRY_EXPRESSIONS = ['select', 'when', 'name', 'arguments', 'id', 'status'
 let validator = null;
 function metaSchema(specsDir) {
   if (!validator) {
-    const schema = JSON.parse(fs.readFileSync(path.join(specsDir, 'schema', 'wire-spec.v1.schema.json'), 'utf8'));
+    const schema = providedSchema('wire-spec.v1.schema.json', specsDir);
     validator = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
   }
   return validator;
@@ -329,8 +328,9 @@ export function compileSpec(data) {
 
 // Every bundled wire spec, resolved and compiled: { format: compiled }.
 export function loadFolder(dir, specsDir, below = {}) {
+  const fs = nodeFs();
   const files = {};
-  for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.yaml')).sort()) files[name] = fs.readFileSync(path.join(dir, name), 'utf8');
+  for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.yaml')).sort()) files[name] = fs.readFileSync(`${dir}/${name}`, 'utf8');
   const specs = {}; const problems = [];
   for (const name of Object.keys(files)) {
     const loaded = loadFile(name, files, below, specsDir);

@@ -128,9 +128,9 @@ export class Accumulator {
     this.opened = null;
     const spell = (reply) => [
       ...reply.calls.map((c) => ({ kind: 'call', call: c, text: `call:${c.id || c.name}` })),
-      ...reply.server_calls.map((s) => ({ kind: 'server_call', text: `server_call:${s.type}` })),
-      ...reply.refused.map((r) => ({ kind: 'refused', text: `refused:${r.item_type}` })),
-      ...reply.unknown.map((u) => ({ kind: 'unknown', text: `unknown:${u.item_type}` })),
+      ...reply.server_calls.map((s) => ({ kind: 'server_call', server_call: s, text: `server_call:${s.type}` })),
+      ...reply.refused.map((r) => ({ kind: 'refused', item_type: r.item_type, reason: r.reason, text: `refused:${r.item_type}` })),
+      ...reply.unknown.map((u) => ({ kind: 'unknown', item_type: u.item_type, text: `unknown:${u.item_type}` })),
     ];
     let truncated = false;
     if (finished) {
@@ -153,7 +153,8 @@ export class Accumulator {
     if (finished) {
       const document = this.snapshot();
       const reason = this.spec.finish_reason ? this.spec.finish_reason.evaluate(document) : null;
-      updates.push({ kind: 'finished', text: `finished:${typeof reason === 'string' ? reason : 'None'}`, truncated });
+      const finish = typeof reason === 'string' ? reason : null;
+      updates.push({ kind: 'finished', finish_reason: finish, truncated, text: `finished:${finish ?? 'None'}` });
     }
     this.handed.push(...updates);
     return updates;

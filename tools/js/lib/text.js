@@ -1,6 +1,5 @@
 // Tool calls inside model text (specs/README.md §1b): a text spec read with the strict YAML
 // reader, checked against the keys this implementation knows, compiled into a scanner.
-import fs from 'node:fs';
 import Ajv from 'ajv';
 import { readYaml } from './yaml.js';
 import { isObject } from './json.js';
@@ -12,6 +11,7 @@ import { pythonicGrammar } from './text/pythonic.js';
 import { callObjectGrammar } from './text/callobject.js';
 import { elementGrammar } from './text/elements.js';
 import { messageScanner } from './text/messages.js';
+import { metaSchema } from './meta_schemas.js';
 
 const GRAMMARS = { json: jsonGrammar, 'head-json': headGrammar, 'xml-parameters': xmlGrammar, pythonic: pythonicGrammar, 'call-object': callObjectGrammar, 'xml-elements': elementGrammar };
 
@@ -33,7 +33,7 @@ const KNOWN = {
 let validator = null; // the text meta-schema, compiled on first use
 function schemaErrors(data) {
   if (!validator) {
-    const schema = JSON.parse(fs.readFileSync(new URL('../../../specs/schema/text-spec.v1.schema.json', import.meta.url), 'utf8'));
+    const schema = metaSchema('text-spec.v1.schema.json', decodeURIComponent(new URL('../../../specs/', import.meta.url).pathname));
     validator = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
   }
   return validator(data) ? [] : validator.errors.map((e) => `${e.instancePath || '/'} ${e.message}`);
@@ -45,10 +45,10 @@ function unknown(data) {
     ...(data.payload || []).flatMap((p) => (KNOWN[p.grammar] && p.grammar !== 'spec' ? unknownKeys(p, KNOWN[p.grammar]) : [`grammar ${p.grammar}`]))];
 }
 
-// A scanner for one text spec with the caller's parameters; options.tools (a mapping from tool
-// name to its parameters schema, or an object with parameters(name)) types xml values (§1b.4).
+// A scanner for one text spec (its YAML text, or its data) with the caller's parameters; options.tools
+// (a mapping from tool name to its parameters schema, or an object with parameters(name)) types xml values (§1b.4).
 export function textScanner(specText, params = {}, options = {}) {
-  const { data, problems } = readYaml(specText, 'text.yaml');
+  const { data, problems } = typeof specText === 'string' ? readYaml(specText, 'text.yaml') : { data: specText, problems: [] };
   if (problems.length) throw new Error(`text spec does not load: ${problems[0].message}`);
   const errors = schemaErrors(data);
   if (errors.length) throw new Error(`text spec ${data?.format} breaks the meta-schema: ${errors.join('; ')}`);

@@ -1,0 +1,189 @@
+// A Registry: wire and text specs by format name, with the operations of the package. Specs come
+// as data (the bundled ones from specs/bundled.js, or any object of that shape: `toolwire specs
+// export`'s specs.json), compiled on first use; a user's own specs are YAML text or data, loaded
+// and checked as the bundled ones were (specs/README.md §2), and may extend the bundled ones.
+import { compileSpec, loadFile, sortProblems } from '../lib/loader.js';
+import { read as readSpec, sniff, fromStructuredOutput, withNested, visit, emptyReply, ToolwireError } from '../lib/interpreter.js';
+import { holds } from '../lib/expression.js';
+import { loads, isObject } from '../lib/json.js';
+import { normalized } from '../lib/normalize.js';
+import { textScanner } from '../lib/text.js';
+import { compileTools, checkCalls } from '../lib/tools.js';
+import { provideMetaSchemas } from '../lib/meta_schemas.js';
+import { readYaml } from '../lib/yaml.js';
+import { Reply, ToolCall } from './values.js';
+
+export { ToolwireError };
+
+// A spec failed to load: `problems` holds every problem, located (file, line, col, pointer, rule, message).
+export class SpecError extends ToolwireError {
+  constructor(problems) {
+    const sorted = sortProblems(problems);
+    super('spec_error', sorted.map((p) => `${p.file}:${p.line}:${p.col}: ${p.pointer || '/'}: ${p.message} [${p.rule}]`).join('\n') || 'invalid spec', { problems: sorted });
+  }
+}
+
+const parsed = (data) => {
+  if (typeof data !== 'string') return data;
+  try { return loads(data); } catch { throw new ToolwireError('malformed_response', 'response is not JSON', { reason: 'response is not JSON' }); }
+};
+const formatName = (format) => {
+  if (typeof format !== 'string') throw new TypeError('the format must be a string (null sniffs it, where allowed)');
+  return format;
+};
+// A resolved spec as the loader takes a base: its data, its places in a file it never had.
+const asBase = (format, data) => ({ data, originOf: (pointer) => [{ path: `${format}.yaml`, values: {}, keys: {} }, pointer] });
+
+export class Registry {
+  #wire; #compiled = new Map(); #text; #scanners = new Map();
+
+  // specs: { wire: {format: resolved spec data}, text: {format: text spec data}, schema?: {file name: meta-schema} }
+  constructor(specs) {
+    if (!isObject(specs) || !isObject(specs.wire)) throw new TypeError('a Registry takes { wire: {format: spec data}, text: {format: spec data} }');
+    if (isObject(specs.schema)) provideMetaSchemas(specs.schema);
+    this.#wire = { ...specs.wire };
+    this.#text = { ...(specs.text || {}) };
+    Object.freeze(this);
+  }
+
+  static fromObject(specs) { return new Registry(specs); }
+
+  get formats() { return Object.keys(this.#wire).sort(); }
+  get textFormats() { return Object.keys(this.#text).sort(); }
+
+  // The compiled spec of a format, or an unknown_format error.
+  spec(format) {
+    if (!this.#compiled.has(format)) {
+      const data = this.#wire[formatName(format)];
+      if (!data) throw new ToolwireError('unknown_format', `unknown format '${format}'; known formats: ${this.formats.join(', ')}`, { format });
+      this.#compiled.set(format, compileSpec(data));
+    }
+    return this.#compiled.get(format);
+  }
+
+  // Every compiled spec by format (sniffing and streams look at them all).
+  specs() { return Object.fromEntries(this.formats.map((f) => [f, this.spec(f)])); }
+
+  // A new registry with the user's specs added ({wire: {name: YAML text or data}, text: {...}});
+  // a wire spec may extend a bundled one or another of these. A SpecError lists every problem.
+  withSpecs({ wire = {}, text = {} } = {}) {
+    const files = Object.fromEntries(Object.entries(wire).map(([name, source]) => [
+      `${name}.yaml`, typeof source === 'string' ? source : JSON.stringify(source)]));
+    const below = Object.fromEntries(Object.entries(this.#wire).map(([f, data]) => [f, asBase(f, data)]));
+    const added = {}; const problems = [];
+    for (const file of Object.keys(files)) {
+      const loaded = loadFile(file, files, below, '');
+      problems.push(...loaded.problems);
+      if (loaded.spec) {
+        const { extends: base, remove: _removed, ...data } = loaded.spec.data;
+        added[file.replace(/\.yaml$/, '')] = base ? { ...data, 'x-extended-from': base } : data;
+      }
+    }
+    const texts = {};
+    for (const [name, source] of Object.entries(text)) {
+      const doc = typeof source === 'string' ? readYaml(source, `${name}.yaml`) : { data: source, problems: [] };
+      problems.push(...doc.problems);
+      if (!doc.problems.length) {
+        try { textScanner(doc.data); } catch (error) {
+          problems.push({ file: `${name}.yaml`, line: 1, col: 1, pointer: '', rule: 'text-spec', message: error.message });
+        }
+        texts[name] = doc.data;
+      }
+    }
+    if (problems.length) throw new SpecError(problems);
+    return new Registry({ wire: { ...this.#wire, ...added }, text: { ...this.#text, ...texts } });
+  }
+
+  // The format whose sniff predicate holds on the response's top-level shape, or null.
+  sniffFormat(data) {
+    let response;
+    try { response = parsed(data); } catch { return null; }
+    return isObject(response) ? sniff(this.specs(), response) : null;
+  }
+
+  // The spec of `format`, or of the sniffed format when it is null (a stream event is refused, naming the accumulator).
+  #specFor(format, data) {
+    if (format !== null && format !== undefined) return this.spec(format);
+    const response = parsed(data);
+    const found = isObject(response) ? sniff(this.specs(), response) : null;
+    if (found === null) {
+      for (const spec of Object.values(this.specs())) {
+        if (spec.stream_event && isObject(response) && holds(spec.stream_event, response)) readSpec(spec, response);
+      }
+      throw new ToolwireError('unknown_format', 'no format recognises this response\'s shape', { format: null });
+    }
+    return this.spec(found);
+  }
+
+  // Everything at once (§1.3): calls, server calls, truncation, finish reason, loose ends.
+  read(format, data, { strict = null, choice = null, tools = null } = {}) {
+    const spec = this.#specFor(format, data);
+    const raw = readSpec(spec, data, strict, choice);
+    if (tools !== null && tools !== undefined) raw.calls = checkCalls(this.#compiledTools(spec.format, tools), raw.calls);
+    return new Reply(raw);
+  }
+
+  // The calls the client must run, as ToolCall values (read(...).calls).
+  extract(format, data, options = {}) { return this.read(formatName(format), data, options).calls; }
+
+  // The raw call items, unparsed, in response order; an item the spec refuses throws as read does.
+  locate(format, data, { strict = null } = {}) {
+    const spec = this.spec(formatName(format));
+    readSpec(spec, data, strict); // every refusal and malformation, as read() raises them
+    const response = normalized(spec, parsed(data));
+    const reply = emptyReply(spec); const found = [];
+    for (const source of spec.items) {
+      const value = source.select.evaluate(response);
+      const items = value === null ? [] : Array.isArray(value) ? value : [value];
+      for (const [index, item] of items.entries()) {
+        for (const walked of withNested(source, item, index)) {
+          visit(spec, reply, [], walked, false);
+          if (reply.items[reply.items.length - 1].kind === 'calls') found.push(structuredClone(walked.item));
+        }
+      }
+    }
+    return found;
+  }
+
+  // A reply whose text answers a response-format request, as a synthetic call of toolName (§1.8).
+  fromStructuredOutput(format, data, toolName, { choice = null } = {}) {
+    return new ToolCall(fromStructuredOutput(this.#specFor(format, data), data, toolName, choice));
+  }
+
+  #scanner(format, params, tools) {
+    const data = this.#text[format];
+    if (!data) throw new ToolwireError('unknown_format', `unknown text format '${format}'; known: ${this.textFormats.join(', ')}`, { format });
+    if (tools) return textScanner(data, params, { tools });
+    const key = `${format}\u0000${JSON.stringify(Object.entries(params).sort())}`;
+    if (!this.#scanners.has(key)) this.#scanners.set(key, textScanner(data, params));
+    return this.#scanners.get(key);
+  }
+
+  // Tool calls a model wrote inside its text (§1b): the clean text and the calls.
+  extractFromText(format, text, { params = {}, tools = null } = {}) {
+    if (typeof text !== 'string') throw new TypeError('the text must be a string');
+    const found = this.#scanner(format, params, tools)(text);
+    return { cleanText: found.clean_text, calls: found.calls.map((c) => new ToolCall(c)) };
+  }
+
+  // Model text read in a text format: { text (without the calls), calls }.
+  readText(format, text, options = {}) {
+    const { cleanText, calls } = this.extractFromText(format, text, options);
+    return Object.freeze({ text: cleanText, calls: Object.freeze(calls) });
+  }
+
+  #compiledTools(format, tools) {
+    if (tools && tools.compiled && tools.format === format) return tools.compiled;
+    return compileTools(this.spec(format), tools);
+  }
+}
+
+let bundledRegistry = null;
+// The registry of the bundled specs, built once (the data module is loaded on first use by index.js).
+export function bundled(data) {
+  if (!bundledRegistry) bundledRegistry = new Registry(data);
+  return bundledRegistry;
+}
+
+// A reply's JSON from the implementation's own reply data (an error's partial reply).
+Registry.replyJson = (raw) => new Reply(raw).toJSON();

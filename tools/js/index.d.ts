@@ -1,0 +1,253 @@
+// Type declarations of the toolwire package's public API (index.js). The JSON shapes (toJSON())
+// are those of toolwire's Python package: specs/README.md §7.
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** The package's version, the same as the Python package's. */
+export declare const version: string;
+
+/** What a call's fate is in the tool loop (specs/README.md §1.3.1). */
+export type Fate = 'runnable' | 'dropped' | 'rejected';
+
+/** One error of a call's arguments against the offered tool's schema (§8.2). */
+export interface ArgumentError { pointer: string; keyword: string; message?: string }
+
+/** ToolCall.to_dict(): the keys beyond the first five appear only when set. */
+export interface ToolCallJSON {
+  name: string;
+  arguments: JsonObject;
+  id: string;
+  synthetic: boolean;
+  arguments_undecodable: boolean;
+  arguments_error?: string;
+  arguments_error_code?: string;
+  unknown_tool?: true;
+  arguments_invalid?: true;
+  arguments_errors?: ArgumentError[];
+  incomplete?: true;
+  provider_data?: JsonObject;
+  raw_arguments?: Json;
+  item_index?: number;
+}
+
+/** A tool call the model emitted: immutable, its arguments always a JSON object. */
+export declare class ToolCall {
+  private constructor();
+  readonly name: string;
+  /** The decoded arguments; {} when they were absent or undecodable. */
+  readonly arguments: Readonly<JsonObject>;
+  /** The provider's id, "" when it sent none. */
+  readonly id: string;
+  readonly synthetic: boolean;
+  readonly argumentsUndecodable: boolean;
+  readonly argumentsError: string | null;
+  /** The fault code of §1.4.1 (e.g. `unexpected-end`), null when the arguments decoded. */
+  readonly argumentsErrorCode: string | null;
+  /** The arguments exactly as sent, or null. */
+  readonly rawArguments: Json;
+  readonly itemIndex: number | null;
+  /** What the provider needs back with this call (a Gemini thought signature, ...). */
+  readonly providerData: Readonly<JsonObject>;
+  /** A streamed call whose end never arrived (reply({ allowIncomplete: true })). */
+  readonly incomplete: boolean;
+  readonly unknownTool: boolean;
+  readonly argumentsInvalid: boolean;
+  readonly argumentsErrors: readonly ArgumentError[];
+  toJSON(): ToolCallJSON;
+}
+
+export interface ServerToolCallJSON { type: string; id: string; name?: string; status?: string; input?: Json }
+
+/** A call the provider ran itself (web search, code execution, ...): never the client's to run. */
+export declare class ServerToolCall {
+  private constructor();
+  readonly type: string;
+  readonly id: string;
+  readonly name: string | null;
+  readonly status: string | null;
+  readonly input: Json;
+  toJSON(): ServerToolCallJSON;
+}
+
+/** Where an item sat: its index, location and type; `reason` on skipped, unknown and refused records. */
+export interface ItemRecordJSON { item_index: number; location: string; item_type: string | null; reason?: string; code?: string }
+export interface CallRecordJSON { item_index: number; location: string; item_type: string | null; entry: number; arguments_selected: boolean }
+
+/** Reply.to_dict() (specs/README.md §7). */
+export interface ReplyJSON {
+  format: string;
+  calls: Array<ToolCallJSON & { fate: Fate; record: CallRecordJSON | null }>;
+  server_calls: ServerToolCallJSON[];
+  truncated: boolean;
+  finish_reason: string | null;
+  choice: number;
+  choice_count: number | null;
+  unknown_types: string[];
+  unknown: ItemRecordJSON[];
+  skipped: ItemRecordJSON[];
+  refused: ItemRecordJSON[];
+  items: Array<{ item_index: number; location: string; item_type: string | null; kind: string; entry: number | null }>;
+  text: string | null;
+}
+
+/** Everything a reply holds: the calls, the server calls, truncation, the finish reason, loose ends. */
+export declare class Reply {
+  private constructor();
+  readonly format: string;
+  readonly calls: readonly ToolCall[];
+  readonly serverCalls: readonly ServerToolCall[];
+  /** The reply ended on its token limit. */
+  readonly truncated: boolean;
+  /** The provider's own word for why it stopped. */
+  readonly finishReason: string | null;
+  readonly choice: number;
+  readonly choiceCount: number | null;
+  readonly unknownTypes: readonly string[];
+  readonly unknown: readonly ItemRecordJSON[];
+  readonly skipped: readonly ItemRecordJSON[];
+  readonly refused: readonly ItemRecordJSON[];
+  readonly items: ReplyJSON['items'];
+  /** The assistant's text (§1.10), or null. */
+  readonly text: string | null;
+  /** Each call's fate, in order. */
+  fates(): Fate[];
+  /** The calls to run. */
+  readonly runnableCalls: ToolCall[];
+  /** The calls to drop (cut off by the token limit, or never finished). */
+  readonly droppedCalls: ToolCall[];
+  /** The calls to answer with an error result (undecodable, unknown tool, invalid arguments). */
+  readonly rejectedCalls: ToolCall[];
+  readonly hasCalls: boolean;
+  /** The same JSON as Python's Reply.to_dict(). */
+  toJSON(): ReplyJSON;
+}
+
+/** An error toolwire raises on purpose; `code` is stable (specs/README.md §3, §8, §9.8). */
+export declare class ToolwireError extends Error {
+  readonly code: string;
+  /** unmapped_call, unknown_item_type: the partial reply data of the whole response. */
+  readonly reply?: unknown;
+  readonly item_index?: number | null;
+  readonly item_type?: string | null;
+  readonly [fact: string]: unknown;
+}
+
+export interface SpecProblem { file: string; line: number; col: number; pointer: string; rule: string; message: string }
+
+/** A spec failed to load: every problem, located. */
+export declare class SpecError extends ToolwireError {
+  readonly problems: readonly SpecProblem[];
+}
+
+export interface ReadOptions {
+  /** true refuses unknown item types, false reports them; null keeps the spec's rule. */
+  strict?: boolean | null;
+  /** The alternative to read of a reply holding several (n > 1). */
+  choice?: number | null;
+  /** The request's tools (a Tools, or the request body or its tool list as sent): each call is checked. */
+  tools?: Tools | Json | null;
+}
+
+/** A response: a parsed JSON object, or its JSON text. */
+export type Response = JsonObject | string;
+
+export interface TextOptions {
+  /** The text format's parameters (e.g. { tag: 'tool_call' }). */
+  params?: Record<string, string>;
+  /** Each tool's parameters schema by name: types the values of XML-family formats (§1b.4). */
+  tools?: Record<string, JsonObject> | null;
+}
+
+export interface TextReply { readonly text: string; readonly calls: readonly ToolCall[] }
+
+/** Wire and text specs by format name, with the package's operations. */
+export declare class Registry {
+  /** Specs as data: { wire: { format: resolved spec }, text: { format: text spec }, schema?: meta-schemas } (`toolwire specs export`'s specs.json). */
+  constructor(specs: { wire: Record<string, JsonObject>; text?: Record<string, JsonObject>; schema?: Record<string, JsonObject> });
+  static fromObject(specs: { wire: Record<string, JsonObject>; text?: Record<string, JsonObject>; schema?: Record<string, JsonObject> }): Registry;
+  /** The bundled specs. */
+  static bundled(): Registry;
+  readonly formats: string[];
+  readonly textFormats: string[];
+  /** A new registry with your specs added (YAML text or data by format name); they may extend bundled ones. Throws SpecError. */
+  withSpecs(specs: { wire?: Record<string, string | JsonObject>; text?: Record<string, string | JsonObject> }): Registry;
+  read(format: string | null, response: Response, options?: ReadOptions): Reply;
+  extract(format: string, response: Response, options?: ReadOptions): readonly ToolCall[];
+  locate(format: string, response: Response, options?: { strict?: boolean | null }): JsonObject[];
+  sniffFormat(response: Response): string | null;
+  fromStructuredOutput(format: string | null, response: Response, toolName: string, options?: { choice?: number | null }): ToolCall;
+  extractFromText(format: string, text: string, options?: TextOptions): { cleanText: string; calls: ToolCall[] };
+  readText(format: string, text: string, options?: TextOptions): TextReply;
+}
+
+/** Everything at once; format null sniffs it. Throws ToolwireError (unknown_format, unmapped_call, malformed_response, ...). */
+export declare function read(format: string | null, response: Response, options?: ReadOptions): Reply;
+/** The calls the client must run (read(...).calls). */
+export declare function extract(format: string, response: Response, options?: ReadOptions): readonly ToolCall[];
+/** The raw call items, unparsed, in response order. */
+export declare function locate(format: string, response: Response, options?: { strict?: boolean | null }): JsonObject[];
+/** The format from the response's top-level shape, or null. */
+export declare function sniffFormat(response: Response): string | null;
+/** A reply whose text answers a response-format request, as a synthetic call of toolName (§1.8). */
+export declare function fromStructuredOutput(format: string | null, response: Response, toolName: string, options?: { choice?: number | null }): ToolCall;
+/** Tool calls a model wrote inside its text: the clean text and the calls. */
+export declare function extractFromText(format: string, text: string, options?: TextOptions): { cleanText: string; calls: ToolCall[] };
+/** Model text in a text format: the text without the calls, and the calls. */
+export declare function readText(format: string, text: string, options?: TextOptions): TextReply;
+
+/** The request's tools compiled for a format (§8). */
+export declare class Tools {
+  /** tools: the request body, its tool list, or JSON text of either, exactly as sent. Throws ToolwireError invalid_tools. */
+  constructor(format: string, tools: Json, options?: { registry?: Registry | null });
+  readonly format: string;
+  /** The offered names, in order. */
+  readonly names: readonly string[];
+  /** The tool's parameters schema after translation and strict mode; null when unchecked; undefined when not offered. */
+  parameters(name: string): JsonObject | null | undefined;
+  has(name: string): boolean;
+  /** The call with its verdict (unknownTool, argumentsInvalid, argumentsErrors). */
+  check(call: ToolCall | ToolCallJSON): ToolCall;
+  checkReply(reply: Reply): Reply;
+}
+
+/** One thing that became ready while a stream was fed (§9.6). */
+export declare class StreamUpdate {
+  private constructor();
+  readonly kind: 'call' | 'server_call' | 'refused' | 'unknown' | 'finished';
+  readonly call: ToolCall | null;
+  readonly serverCall: ServerToolCall | null;
+  readonly itemType: string | null;
+  readonly reason: string | null;
+  readonly finishReason: string | null;
+  readonly truncated: boolean;
+  toJSON(): { kind: StreamUpdate['kind']; call?: ToolCallJSON & { fate: Fate }; server_call?: ServerToolCallJSON; item_type?: string; reason?: string; finish_reason?: string | null; truncated?: boolean };
+}
+
+/** A provider's stream in, the Reply read() gives out; calls handed out once complete. */
+export declare class Accumulator {
+  /** format null sniffs it from the first event. */
+  constructor(format?: string | null, options?: { registry?: Registry | null });
+  /** The format, once known. */
+  readonly format: string | null;
+  /** The stream reached its terminal signal. */
+  readonly complete: boolean;
+  /** One decoded event (an object, or its JSON text). */
+  feed(event: JsonObject | string): StreamUpdate[];
+  /** Raw SSE or NDJSON bytes, cut anywhere. */
+  feedBytes(chunk: Uint8Array | string): StreamUpdate[];
+  /** The end of the raw input. */
+  close(): StreamUpdate[];
+  /** The Reply; an unfinished stream throws incomplete_stream unless allowIncomplete. */
+  reply(options?: { allowIncomplete?: boolean }): Reply;
+}
+
+/** Events (objects or JSON text) or byte chunks (Uint8Array), then the Reply. */
+export declare function readStream(format: string | null, source: Iterable<JsonObject | string | Uint8Array>, options?: { registry?: Registry | null }): Reply;
+/** The same from an async iterable or a ReadableStream (a fetch() body). */
+export declare function readStreamAsync(format: string | null, source: AsyncIterable<JsonObject | string | Uint8Array> | Iterable<JsonObject | string | Uint8Array> | ReadableStream<Uint8Array>, options?: { registry?: Registry | null }): Promise<Reply>;
+
+/** The decoding table of §1.4. */
+export declare function decodeArguments(raw: Json | undefined): { arguments: JsonObject; undecodable: boolean; code: string | null };
