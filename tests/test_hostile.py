@@ -309,6 +309,12 @@ def test_a_cyclic_dict_reply_is_malformed_at_once(arguments: dict[str, Any], ent
         getattr(toolwire, entry)("openai", chat(arguments))
 
 
+def test_a_value_shared_twice_without_a_cycle_is_read() -> None:
+    shared: dict[str, Any] = {"city": "Paris", "deep": deep_dict(DEEP)}  # the explicit stack too
+    (call,) = toolwire.extract("openai", chat({"a": shared, "b": shared}))
+    assert call.arguments["a"]["city"] == call.arguments["b"]["city"] == "Paris"
+
+
 def test_a_cyclic_server_call_input_is_malformed_at_once() -> None:
     query: dict[str, Any] = {"q": "x"}
     query["again"] = query
