@@ -364,3 +364,20 @@ def test_run_batch_refuses_more_processes_than_its_bound() -> None:
 
     with pytest.raises(ValueError, match="per core"):
         run_batch([], Sink(), LineReader(), max_jobs() + 1)
+
+
+def test_an_output_that_cannot_be_finished_is_left_partial_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolwire.batch import sink
+
+    def full(self: sink.Target) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(sink.Target, "finish", full)
+    source = _input(tmp_path, 3)
+    code, _out, err = _run(str(source), "--out", str(tmp_path / "rows.jsonl"))
+    assert code == 1
+    assert err == (f"toolwire: batch: cannot write {tmp_path / 'rows.jsonl'}: No space left on"
+                   f" device; the rows so far are in {tmp_path / 'rows.jsonl.partial'}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs.jsonl", "rows.jsonl.partial"]

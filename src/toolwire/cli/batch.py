@@ -159,7 +159,13 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         complete = tally.records == tally.replies
         left = None
         if complete:
-            sink.finish()
+            try:
+                sink.finish()
+            except OSError as exc:  # the last rows or the rename: a full disk, a lost folder
+                left = sink.abandon()
+                print(f"toolwire: batch: cannot write {args.out}: {exc.strerror or exc};"
+                      f" {_left(left, args.out)}", file=err)
+                return 1
         else:
             left = sink.abandon()
     finally:
