@@ -29,7 +29,10 @@ def _run(*argv: str) -> tuple[int, str, str]:
     import contextlib
 
     with contextlib.redirect_stderr(err):
-        code = main(["batch", *argv], out=out)
+        try:
+            code = main(["batch", *argv], out=out)
+        except SystemExit as exit_:  # argparse's own usage errors
+            code = int(exit_.code or 0)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -54,14 +57,17 @@ def test_every_line_gives_its_rows_and_the_counts_are_checked(tmp_path: Path) ->
     assert code == 0 and err == ""  # not a terminal: no progress bar
     found = _read_rows(tmp_path / "out.jsonl")
     grouped = _by_record(found)
-    assert list(grouped) == [f"{source}:{n}" for n in range(1, len(lines) + 1)]
+    assert list(grouped) == [f"{source}:{n}" for n, line in enumerate(lines, start=1) if line]
     for number, line in enumerate(lines[: len(WIRE)], start=1):  # the CLI sniffs, as read(None)
         check_rows_against_read(grouped[f"{source}:{number}"], None, line, None)
-    tail = [grouped[f"{source}:{n}"][0] for n in range(len(WIRE) + 1, len(lines) + 1)]
+    blank = lines.index("") + 1
+    assert f"{source}:{blank}" not in grouped  # a blank line is skipped, and counted
+    tail = [grouped[f"{source}:{n}"][0] for n in range(len(WIRE) + 1, len(lines) + 1)
+            if n != blank]
     assert [r["error_code"] for r in tail] == [
-        "malformed_response", "malformed_response", "malformed_response",
-        "malformed_response", "unknown_format"]
-    assert f"check: {len(lines):,} lines in, {len(lines):,} reply rows out: ok" in out
+        "malformed_response", "malformed_response", "malformed_response", "unknown_format"]
+    assert (f"check: {len(lines):,} lines in, 1 blank (skipped),"
+            f" {len(lines) - 1:,} reply rows out: ok") in out
     assert "format" in out and "unreadable by code:" in out
 
 
@@ -139,7 +145,12 @@ def test_a_terminal_shows_a_progress_bar_with_rate_and_eta() -> None:
     ("argv", "message"),
     [
         (["missing.jsonl", "--out", "o.jsonl"], "missing.jsonl: No such file or directory"),
-        (["IN", "--out", "IN"], "that is one of the inputs"),
+        (["IN", "--out", "IN"], "--out IN: that is the input IN"),
+        (["IN", "--out", "./IN", "--force"], "--out ./IN: that is the input IN"),
+        (["IN", "--out", "rows.csv"], "--out rows.csv: unknown output kind"),
+        (["IN", "--out", "IN.jsonl"], "--out IN.jsonl exists; pass --force"),
+        (["IN", "--out", "o.jsonl", "-j", "100000"], "-j 100000: at most"),
+        (["IN", "--out", "o.jsonl", "--max-line-bytes", "12X"], "is not a size"),
         (["IN", "--out", "o.jsonl", "-j", "-3"], "must be 0 (every core) or more"),
         (["IN", "--out", "o.jsonl", "--format", "opena"], "--format opena: unknown"),
         (["IN", "--out", "o.jsonl", "--format", "openai", "--format-field", "f"],
@@ -152,6 +163,7 @@ def test_a_bad_command_line_is_one_line_and_exit_2(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "IN").write_text("{}\n", encoding="utf-8")
+    (tmp_path / "IN.jsonl").write_text("", encoding="utf-8")
     code, _out, err = _run(*argv)
     assert code == 2
     assert err.count("\n") == 1 and message in err, err

@@ -209,3 +209,20 @@ def test_the_readme_batch_examples_run() -> None:
     assert blocks
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_spark_rows_give_every_record_its_row_whatever_fails_in_one() -> None:
+    from toolwire.batch.arrow import RowsFrom
+
+    class Unprintable:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    good = json.dumps({"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}]})
+    deep = "[" * 100_000 + "]" * 100_000
+    columns = {"response": [good, good, good, None], "tools": [None, deep, None, None],
+               "id": ["a", "b", Unprintable(), "d"]}
+    found = RowsFrom("response", tools_column="tools", id_column="id").rows(columns, 4)
+    assert [(r["record_id"], r.get("error_code")) for r in found] == [
+        ("a", None), ("b", found[1]["error_code"]), (None, "internal_error"), ("d", "bad_record")]
+    assert found[1]["error_code"] in ("invalid_tools", "internal_error")  # a tool list too deep

@@ -7,7 +7,9 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,6 +104,63 @@ def test_a_near_miss_format_name_says_what_was_meant(
                        else argv, capsys)
     assert code == 2
     assert hint in err
+
+
+@pytest.mark.parametrize(("argv", "hint"), [
+    (["--versoin"], "did you mean '--version'?"),
+    (["extract", "--formt", "openai", "FILE"], "did you mean '--format'?"),
+    (["batch", "IN", "--out", "o.jsonl", "--forse"], "did you mean '--force'?"),
+    (["specs", "list", "--jsno"], "did you mean '--json'?"),
+])
+def test_a_near_miss_option_says_what_was_meant(
+    argv: list[str], hint: str, text_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run([str(text_file) if a == "FILE" else a for a in argv], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and hint in err, err
+
+
+def _subcommands(parser: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*path, name), sub
+                yield from _subcommands(sub, (*path, name))
+
+
+def test_every_subcommand_help_has_a_description() -> None:
+    from toolwire.cli.parser import build_parser
+
+    found = dict(_subcommands(build_parser()))
+    assert {"extract", "batch", "specs", "specs export"} <= {" ".join(p) for p in found}
+    lacking = [" ".join(path) for path, sub in found.items() if not (sub.description or "").strip()]
+    assert lacking == []
+
+
+# Commands whose output is well past a pipe's buffer once repeated: the reader leaves early.
+PIPED = [["specs", "list"], ["specs", "table"], ["specs", "schema"], ["specs", "list", "--json"],
+         ["extract", "--example", "openai"], ["--help"], ["specs", "export", "--help"]]
+
+
+@pytest.mark.parametrize("argv", PIPED, ids=[" ".join(a) for a in PIPED])
+def test_every_command_ends_quietly_when_its_reader_goes_away(argv: list[str]) -> None:
+    import os
+
+    # The reader is gone before the command writes: the first write meets a closed pipe.
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolwire", *argv], stdout=write, stderr=subprocess.PIPE,
+            text=True, check=False,
+            env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        )
+    finally:
+        os.close(write)
+    assert done.stderr == ""
+    assert done.returncode in (0, 1)  # argparse's --help exits 0 before main can say 1
 
 
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -289,6 +289,64 @@ def test_nan_and_infinity_in_a_response_text_are_malformed(literal: str) -> None
         toolwire.read("ollama", body)
 
 
+def _cyclic_arguments() -> dict[str, Any]:
+    arguments: dict[str, Any] = {"a": 1}
+    arguments["self"] = arguments
+    return arguments
+
+
+def _cyclic_list() -> dict[str, Any]:
+    items: list[Any] = [1]
+    items.append(items)
+    return {"items": items}
+
+
+@pytest.mark.parametrize("arguments", [_cyclic_arguments(), _cyclic_list()],
+                         ids=["object", "list"])
+@pytest.mark.parametrize("entry", ["read", "extract"])
+def test_a_cyclic_dict_reply_is_malformed_at_once(arguments: dict[str, Any], entry: str) -> None:
+    with within(30), pytest.raises(MalformedResponse, match="holds itself"):
+        getattr(toolwire, entry)("openai", chat(arguments))
+
+
+def test_a_value_shared_twice_without_a_cycle_is_read() -> None:
+    shared: dict[str, Any] = {"city": "Paris", "deep": deep_dict(DEEP)}  # the explicit stack too
+    (call,) = toolwire.extract("openai", chat({"a": shared, "b": shared}))
+    assert call.arguments["a"]["city"] == call.arguments["b"]["city"] == "Paris"
+
+
+def test_a_cyclic_server_call_input_is_malformed_at_once() -> None:
+    query: dict[str, Any] = {"q": "x"}
+    query["again"] = query
+    data = {"content": [{"type": "server_tool_use", "id": "s1", "name": "web_search",
+                         "input": query}], "stop_reason": "end_turn"}
+    with within(30), pytest.raises(MalformedResponse, match="holds itself"):
+        toolwire.read("anthropic", data)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), 10**5000,
+                                   -(2**1024), [1, float("nan")], {"deep": [float("inf")]}],
+                         ids=["nan", "inf", "-inf", "10**5000", "-2**1024", "in-list",
+                              "nested"])
+@pytest.mark.parametrize("entry", ["read", "extract"])
+def test_values_no_json_text_holds_make_a_dict_reply_malformed_as_its_text_would_be(
+    value: Any, entry: str
+) -> None:
+    with pytest.raises(MalformedResponse, match="response is not JSON"):
+        getattr(toolwire, entry)("openai", chat({"x": value}))
+    for _ in range(40):  # past the walks, through the compiled fast path too
+        with pytest.raises(MalformedResponse):
+            toolwire.extract("openai", chat({"x": value}))
+
+
+def test_the_largest_integer_a_double_holds_is_kept_exact() -> None:
+    largest = 2**1024 - 2**970 - 1  # one below the first integer whose double is infinite
+    (call,) = toolwire.extract("openai", chat({"x": largest, "y": -largest, "z": 1.5e308}))
+    assert call.arguments == {"x": largest, "y": -largest, "z": 1.5e308}
+    text = json.dumps(chat(json.dumps({"x": largest})))
+    assert toolwire.extract("openai", text)[0].arguments == {"x": largest}
+
+
 # -- text formats -------------------------------------------------------------------------
 
 

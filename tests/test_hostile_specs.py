@@ -90,7 +90,10 @@ def test_deep_flow_nesting_is_refused_with_its_place(tmp_path: Path, depth: int)
     assert (problem.line, problem.col) == (6, 8 + 64)
 
 
-def test_deep_block_nesting_is_refused_with_its_place(tmp_path: Path) -> None:
+def test_deep_block_nesting_is_refused_with_its_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLWIRE_MAX_SPEC_BYTES", "0")  # 25 MB of indentation: past the bound
     lines = [f"{'  ' * i}k{i}:" for i in range(5_000)]
     error = refused(tmp_path, VALID_HEAD + "x-deep:\n" + "\n".join("  " + x for x in lines))
     (problem,) = error.problems
@@ -199,3 +202,30 @@ def test_an_extends_of_a_megabyte_is_refused_in_short_lines(tmp_path: Path) -> N
     error = refused(tmp_path, text)
     assert {"bad-value", "extends-unknown"} <= set(error.rules)
     assert all(len(str(p)) < 300 for p in error.problems)
+
+
+def test_a_spec_file_beyond_the_size_bound_is_refused_unread(tmp_path: Path) -> None:
+    from toolwire.spec.loader import MAX_SPEC_BYTES
+
+    padding = "# " + "x" * 78 + "\n"
+    text = VALID_HEAD + padding * (MAX_SPEC_BYTES // len(padding) + 1)
+    error = refused(tmp_path, text)
+    (problem,) = error.problems
+    assert problem.rule == "unreadable"
+    assert f"the file is {len(text):,} bytes, more than the {MAX_SPEC_BYTES:,}" in problem.message
+
+
+def test_the_spec_size_bound_is_set_by_its_environment_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = VALID_HEAD + "calls: []\n"
+    monkeypatch.setenv("TOOLWIRE_MAX_SPEC_BYTES", str(len(text) - 1))
+    (problem,) = refused(tmp_path, text).problems
+    assert problem.rule == "unreadable" and "TOOLWIRE_MAX_SPEC_BYTES" in problem.message
+    monkeypatch.setenv("TOOLWIRE_MAX_SPEC_BYTES", "lots")
+    (problem,) = refused(tmp_path, text).problems
+    assert problem.message == "TOOLWIRE_MAX_SPEC_BYTES='lots' is not a byte count"
+    monkeypatch.setenv("TOOLWIRE_MAX_SPEC_BYTES", str(len(text)))
+    with pytest.raises(SpecError) as caught:  # read, then held to the language's rules
+        load_wire_spec(tmp_path / "user-specs" / "demo.yaml")
+    assert "unreadable" not in {p.rule for p in caught.value.problems}

@@ -375,6 +375,18 @@ def test_a_template_file_that_is_not_json_is_refused(tmp_path: Any) -> None:
     assert [p.rule for p in caught.value.problems] == ["unreadable"]
 
 
+def test_a_template_file_nested_too_deep_is_one_problem_not_a_recursion_error(
+    tmp_path: Any, capsys: Any
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(SpecError, match="nested too deep") as caught:
+        Registry.from_response_template(path, name="t", base=Registry.bundled())
+    assert [p.rule for p in caught.value.problems] == ["template-not-json"]
+    code, _, err = _cli(["extract", "--response-template", str(path)], capsys)
+    assert code == 1 and err.count("\n") == 1 and "nested too deep" in err, err
+
+
 # -- the command line -----------------------------------------------------------------------
 
 

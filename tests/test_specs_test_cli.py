@@ -93,9 +93,14 @@ def test_specs_test_runs_the_error_expectations_of_the_suite_format(tmp_path: Pa
 @pytest.mark.parametrize(("setup", "message"), [
     ("missing", "is not a folder"),
     ("empty", "no case files (*.json) under"),
-    ("off-schema", "cases/cut_reply_is_truncated.json: /tests/0/expect/calls/0: 'id' is a"
-                   " required property"),
+    ("off-schema", "cases/cut_reply_is_truncated.json: /tests/0/expect/calls/0: missing 'id'"
+                   " (required here: name, arguments, id, synthetic, arguments_undecodable)"),
     ("not-json", "cases/cut_reply_is_truncated.json:1:2: not JSON"),
+    ("deep", "cases/cut_reply_is_truncated.json: not JSON this reader can take: nested too"
+             " deep"),
+    ("no-flags", "cases/cut_reply_is_truncated.json: /tests/0/expect/calls/0: missing"
+                 " 'synthetic' and 'arguments_undecodable' (required here: name, arguments,"
+                 " id, synthetic, arguments_undecodable)"),
 ])
 def test_specs_test_usage_errors_exit_2_naming_file_and_field(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], setup: str, message: str
@@ -103,6 +108,9 @@ def test_specs_test_usage_errors_exit_2_naming_file_and_field(
     case = copy.deepcopy(CASE)
     if setup == "off-schema":
         del case["tests"][0]["expect"]["calls"][0]["id"]
+    elif setup == "no-flags":  # what an author who copied a call from the README writes
+        del case["tests"][0]["expect"]["calls"][0]["synthetic"]
+        del case["tests"][0]["expect"]["calls"][0]["arguments_undecodable"]
     folder = folder_with(tmp_path, case)
     target = folder / "cases" / "cut_reply_is_truncated.json"
     if setup == "missing":
@@ -111,6 +119,8 @@ def test_specs_test_usage_errors_exit_2_naming_file_and_field(
         target.unlink()
     elif setup == "not-json":
         target.write_text("{,", encoding="utf-8")
+    elif setup == "deep":
+        target.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert run("specs", "test", str(folder))[0] == 2
     err = capsys.readouterr().err
     assert err.startswith("toolwire: usage: ") and message in err and err.count("\n") == 1

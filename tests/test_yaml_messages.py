@@ -35,7 +35,14 @@ def problem(text: str) -> SpecProblem:
      " quote a value that holds ': ', or indent this line like the keys beside it"),
     ("calls:\n\t- type: x\n", (2, 1), "line 2 is indented with a tab: YAML indents with spaces"
      " only"),
-    ("title: \"Demo\nformat: x\n", (3, 1), "the quoted value opened at line 1 is never closed"),
+    ("title: \"Demo\nformat: x\n", (3, 1),
+     "the quoted value opened at line 1, column 8 is never closed"),
+    ("format: x\ntitle: \"Demo\ndoc_ref: y\ntruncated: \"a == 'b'\"\n", (4, 13),
+     "the quoted value opened at line 2, column 8 runs on to line 4: is its closing quote"
+     " missing on line 2?"),
+    ("title: 'Demo\nformat: x\nsniff: {when: \"a == 'b'\", priority: 1}\n", (3, 22),
+     "the quoted value opened at line 1, column 8 runs on to line 3: is its closing quote"
+     " missing on line 1?"),
     ("sniff: {when: \"a == 'b'\", priority: 1\nformat: x\n", (2, 7),
      "the {...} opened at line 1 is not closed, or lacks a ',' before line 2 (after key"
      " 'priority' (line 1, in /sniff))"),

@@ -111,9 +111,9 @@ def run(
         runs = {
             "bare read loop": [python, "-c", BARE_LOOP, str(full)],
             "batch -j 1": [python, "-m", "toolwire.cli", "batch", str(full), "--out",
-                           f"{out}.jsonl"],
+                           f"{out}.jsonl", "--force"],
             f"batch -j {args.jobs}": [python, "-m", "toolwire.cli", "batch", str(full),
-                                      "-j", str(args.jobs), "--out", f"{out}.jsonl"],
+                                      "-j", str(args.jobs), "--out", f"{out}.jsonl", "--force"],
         }
         seconds: dict[str, list[float]] = {name: [] for name in runs}
         cpu: dict[str, list[float]] = {name: [] for name in runs}

@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-__all__ = ["ArgumentError", "ServerToolCall", "ToolCall", "copy_json", "id_text"]
+__all__ = ["ArgumentError", "NotJSONValue", "ServerToolCall", "ToolCall", "copy_json", "id_text"]
 
 
 class ArgumentError(Record):
@@ -50,11 +50,19 @@ class ArgumentError(Record):
         return cls(str(data["pointer"]), str(data["keyword"]), str(data["message"]))
 
 
+class NotJSONValue(ValueError):
+    """A value no JSON text can hold, met while copying one: a list or object that holds
+    itself, NaN or an infinity, an integer beyond the double range. JSON text holding such
+    a number is refused (specs/README.md §1.4.1), so the same data given as a dict is
+    refused too, rather than become a call that ``to_dict()`` cannot write back."""
+
+
 def copy_json(value: Any) -> Any:
     """A deep copy of a JSON value (dicts and lists copied, scalars shared).
 
     Recursive for speed; falls back to an explicit stack for values nested deeper than
-    the interpreter's recursion limit allows.
+    the interpreter's recursion limit allows — and a cycle is such a value, which the
+    explicit stack then finds. Raises :class:`NotJSONValue` for what JSON cannot hold.
     """
     try:
         return _copy_recursive(value)
@@ -64,7 +72,21 @@ def copy_json(value: Any) -> Any:
 
 _INF = float("inf")
 MappingProxyType = type(type.__dict__)  # as types.py defines it, without importing types
-_SCALARS = frozenset({str, int, float, bool, type(None)})
+_WORDS = frozenset({str, bool, type(None)})
+"""The scalars every JSON text holds as they are: a number may not (:class:`NotJSONValue`)."""
+_INT_BOUND = 2**1024 - 2**970
+"""The smallest integer whose nearest double is infinite: JSON text's number range."""
+
+
+def _number(value: Any) -> Any:
+    """``value``, unless it is a number no JSON text can hold."""
+    if isinstance(value, float):
+        if value - value != 0.0:  # nan - nan and inf - inf are nan
+            shown = "NaN" if value != value else ("-" if value < 0 else "") + "Infinity"
+            raise NotJSONValue(f"{shown} is no JSON number")
+    elif isinstance(value, int) and not -_INT_BOUND < value < _INT_BOUND:
+        raise NotJSONValue(f"number out of range (an integer of {value.bit_length():,} bits)")
+    return value
 
 
 def id_text(value: Any) -> str:
@@ -115,27 +137,41 @@ def _number_text(x: float) -> str:
 
 
 def _copy_recursive(value: Any) -> Any:
-    # Most arguments are flat objects: when every value is a scalar (checked in C, by
-    # exact type), a shallow copy is a deep one.
+    # Most arguments are flat objects: when every value is a string, a boolean or null
+    # (checked in C, by exact type), a shallow copy is a deep one; numbers are looked at.
     if isinstance(value, dict):
         copied = dict(value)
-        if not _SCALARS.issuperset(map(type, copied.values())):
+        if not _WORDS.issuperset(map(type, copied.values())):
             for k, v in copied.items():
                 if isinstance(v, (dict, list)):
                     copied[k] = _copy_recursive(v)  # a value replaced, not a key added
+                elif isinstance(v, (float, int)):
+                    _number(v)
         return copied
     if isinstance(value, list):
-        if _SCALARS.issuperset(map(type, value)):
+        if _WORDS.issuperset(map(type, value)):
             return list(value)
-        return [_copy_recursive(v) if isinstance(v, (dict, list)) else v for v in value]
-    return value
+        return [_copy_recursive(v) if isinstance(v, (dict, list)) else _number(v)
+                for v in value]
+    return _number(value)
 
 
 def _copy_iterative(value: Any) -> Any:
+    """:func:`_copy_recursive` with a stack of its own; a container met again inside
+    itself (on the path from the root) is a cycle, no JSON value."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    path: set[int] = set()  # the containers being copied, by id: the way from the root
     while stack:
         source, parent, key = stack.pop()
+        if source is _LEFT:
+            path.discard(parent)
+            continue
+        if isinstance(source, (dict, list)):
+            if id(source) in path:
+                raise NotJSONValue("a list or object holds itself (a cycle)")
+            path.add(id(source))
+            stack.append((_LEFT, id(source), None))  # popped once its contents are done
         if isinstance(source, dict):
             copied: Any = {}
             for k, v in source.items():
@@ -146,9 +182,13 @@ def _copy_iterative(value: Any) -> Any:
             for i, v in enumerate(source):
                 stack.append((v, copied, i))
         else:
-            copied = source
+            copied = _number(source)
         parent[key] = copied
     return root[0]
+
+
+_LEFT = object()
+"""The stack mark of a container whose contents are all copied."""
 
 
 def _equal(left: Any, right: Any) -> bool:

@@ -10,21 +10,27 @@ from __future__ import annotations
 
 from .records import LineReader, Tally
 from .rows import compact_rows, reply_rows, rows
-from .run import Progress, cpu_count, run_batch
+from .run import MAX_JOBS_PER_CORE, Progress, WorkerDied, cpu_count, max_jobs, run_batch
 from .schema import COLUMNS, KINDS, NAMES, SCHEMA_VERSION, Column, empty_row
+from .source import MAX_LINE_BYTES, UnreadableInput
 
 __all__ = [
     "COLUMNS",
     "KINDS",
+    "MAX_JOBS_PER_CORE",
+    "MAX_LINE_BYTES",
     "NAMES",
     "SCHEMA_VERSION",
     "Column",
     "LineReader",
     "Progress",
     "Tally",
+    "UnreadableInput",
+    "WorkerDied",
     "compact_rows",
     "cpu_count",
     "empty_row",
+    "max_jobs",
     "reply_rows",
     "rows",
     "run_batch",

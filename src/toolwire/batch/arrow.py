@@ -75,18 +75,21 @@ class RowsFrom:
         ids = columns.get(self.id_column) if self.id_column else None
         out: list[dict[str, Any]] = []
         for i in range(count):
-            record_id = None if ids is None or ids[i] is None else _text(ids[i])
-            body = replies[i]
-            if body is None:
-                out.append({"record_id": record_id, "kind": "reply", "tools_checked": False,
-                            "error_code": "bad_record",
-                            "error_message": f"column {self.column!r} is null: no reply"})
-                continue
-            fmt = formats[i] if formats is not None else self.format
-            offered = tools[i] if tools is not None else None
-            if isinstance(offered, (str, bytes)):
-                offered = _json_or_as_is(offered)
-            out.extend(compact_rows(body, fmt, offered, record_id, self.strict))
+            record_id = None
+            try:
+                record_id = None if ids is None or ids[i] is None else _text(ids[i])
+                body = replies[i]
+                if body is None:
+                    out.append(_error(record_id, "bad_record",
+                                      f"column {self.column!r} is null: no reply"))
+                    continue
+                fmt = formats[i] if formats is not None else self.format
+                offered = tools[i] if tools is not None else None
+                if isinstance(offered, (str, bytes)):
+                    offered = _json_or_as_is(offered)
+                out.extend(compact_rows(body, fmt, offered, record_id, self.strict))
+            except Exception as exc:  # this record's error row: a task never fails for one
+                out.append(_error(record_id, "internal_error", f"{type(exc).__name__}: {exc}"))
         if ids is None:
             for row in out:
                 row.pop("record_id", None)
@@ -130,8 +133,13 @@ def _json_or_as_is(text: str | bytes) -> Any:
 
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
+
+
+def _error(record_id: str | None, code: str, message: str) -> dict[str, Any]:
+    return {"record_id": record_id, "kind": "reply", "tools_checked": False,
+            "error_code": code, "error_message": message}
 
 
 def _text(value: Any) -> str:

@@ -2,9 +2,11 @@
 
 A line of a log is either the reply body itself or a JSON object holding it in a field
 (``--field response``, dotted for nesting: ``response.body``), maybe beside the record's
-format, the request's tool list and an id. Each line gives exactly one summary row,
-whatever is wrong with it, so the count of lines in always equals the count of summary
-rows out; :class:`Tally` keeps the counts the CLI's summary table shows and checks that.
+format, the request's tool list and an id. Each line that is not blank gives exactly one
+summary row, whatever is wrong with it — whatever fails while reading it becomes that
+row's error, never the end of the run — so the count of records in always equals the
+count of summary rows out; a blank line is skipped and counted, as ``extract --jsonl``
+skips it. :class:`Tally` keeps the counts the CLI's summary table shows and checks that.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from typing import Any
 from .._record import Record, setfield
 from .rows import _dumps, compact_rows
 
-__all__ = ["Chunk", "Done", "LineReader", "Tally", "process_chunk"]
+__all__ = ["Chunk", "Done", "LineReader", "LongLine", "Tally", "process_chunk"]
+
+_BLANK = b" \t\r\n"
 
 
 class LineReader(Record):
@@ -58,6 +62,8 @@ class LineReader(Record):
             obj = json.loads(line)
         except ValueError as exc:
             return _bad(record_id, f"the line is not JSON: {exc}")
+        except RecursionError:
+            return _bad(record_id, "the line is not JSON this reader can take: nested too deep")
         if not isinstance(obj, dict):
             return _bad(record_id, f"the line is a JSON {type(obj).__name__}, not an object")
         if self.id_field:  # first: a line with no reply still has its id
@@ -90,9 +96,25 @@ def _pick(obj: dict[str, Any], path: str, *, optional: bool = False) -> Any:
     return value
 
 
-def _bad(record_id: str, message: str) -> list[dict[str, Any]]:
-    return [{"record_id": record_id, "kind": "reply", "error_code": "bad_record",
+def _bad(record_id: str, message: str, code: str = "bad_record") -> list[dict[str, Any]]:
+    return [{"record_id": record_id, "kind": "reply", "error_code": code,
              "error_message": message, "tools_checked": False}]
+
+
+class LongLine(Record):
+    """A line longer than the reader's bound, read past rather than kept: its size."""
+
+    __slots__ = ("limit", "size")
+    size: int
+    limit: int
+
+    def __init__(self, size: int, limit: int) -> None:
+        setfield(self, "size", size)
+        setfield(self, "limit", limit)
+
+    def message(self) -> str:
+        return (f"the line is {self.size:,} bytes, more than the {self.limit:,} read"
+                " (--max-line-bytes)")
 
 
 class Chunk(Record):
@@ -101,9 +123,9 @@ class Chunk(Record):
     __slots__ = ("first", "lines", "source")
     source: str
     first: int
-    lines: tuple[bytes, ...]
+    lines: tuple[bytes | LongLine, ...]
 
-    def __init__(self, source: str, first: int, lines: tuple[bytes, ...]) -> None:
+    def __init__(self, source: str, first: int, lines: tuple[bytes | LongLine, ...]) -> None:
         setfield(self, "source", source)
         setfield(self, "first", first)
         setfield(self, "lines", lines)
@@ -112,10 +134,11 @@ class Chunk(Record):
 class Tally:
     """The counts of a run: records in, rows out by kind, replies by format, errors by code."""
 
-    __slots__ = ("errors", "formats", "kinds", "records", "replies")
+    __slots__ = ("blank", "errors", "formats", "kinds", "records", "replies")
 
     def __init__(self) -> None:
-        self.records = 0  # lines read
+        self.records = 0  # lines read, blank ones aside
+        self.blank = 0  # blank lines skipped
         self.replies = 0  # summary rows written
         self.kinds: dict[str, int] = {}
         # format: [replies, calls, server calls, refused, truncated, unreadable]
@@ -143,8 +166,14 @@ class Tally:
                     figures[5] += 1
                     self.errors[code] = self.errors.get(code, 0) + 1
 
+    @property
+    def lines(self) -> int:
+        """Every line read: the records and the blank lines."""
+        return self.records + self.blank
+
     def merge(self, other: Tally) -> None:
         self.records += other.records
+        self.blank += other.blank
         self.replies += other.replies
         for kind, n in other.kinds.items():
             self.kinds[kind] = self.kinds.get(kind, 0) + n
@@ -174,16 +203,29 @@ def process_chunk(chunk: Chunk, reader: LineReader, as_text: bool) -> Done:
     tally = Tally()
     out: list[Any] = []
     source = chunk.source
-    number = chunk.first
+    number = chunk.first - 1
     for line in chunk.lines:
-        found = reader.rows(line, f"{source}:{number}")
         number += 1
+        texts: list[str] | None = None
+        if isinstance(line, LongLine):
+            found = _bad(f"{source}:{number}", line.message())
+        elif not line.strip(_BLANK):
+            tally.blank += 1
+            continue
+        else:
+            try:
+                found = reader.rows(line, f"{source}:{number}")
+                if as_text:
+                    texts = list(map(_dumps, found))
+            except Exception as exc:
+                found = _bad(f"{source}:{number}", f"{type(exc).__name__}: {exc}",
+                             "internal_error")
         tally.count(found)
         if as_text:
-            out.extend(map(_dumps, found))
+            out.extend(texts if texts is not None else map(_dumps, found))
         else:
             out.extend(found)
-    tally.records = len(chunk.lines)
+    tally.records = len(chunk.lines) - tally.blank
     if as_text:
         return Done("\n".join(out) + "\n" if out else "", tally)
     return Done(out, tally)

@@ -4,6 +4,12 @@ The output is the same with one process or many: chunks go out to the workers an
 their rows come back in input order. At most a few chunks per worker are in flight,
 so memory stays flat in the input size (a ``Pool.imap`` would read the whole input
 ahead). Each worker builds its registry once; the main process only moves bytes.
+
+A worker that dies (killed, out of memory) ends the run at once with
+:class:`WorkerDied`: the pool is a ``concurrent.futures`` one, which notices a worker
+gone and fails every chunk in flight, where ``multiprocessing.Pool`` waits forever for
+the answer of a chunk its dead worker took. Workers ignore SIGINT: a Ctrl-C reaches the
+whole process group, and it is the parent that stops the run and its workers.
 """
 
 from __future__ import annotations
@@ -12,16 +18,31 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from .._record import Record, setfield
 from .records import Chunk, Done, LineReader, Tally, process_chunk
 from .sink import Sink
 from .source import Input, chunks
 
-__all__ = ["Progress", "cpu_count", "run_batch"]
+__all__ = ["MAX_JOBS_PER_CORE", "Progress", "WorkerDied", "cpu_count", "max_jobs", "run_batch"]
 
 IN_FLIGHT_PER_JOB = 4
+
+MAX_JOBS_PER_CORE = 4
+"""Worker processes allowed per core: past one per core a process adds memory (its own
+registry, its chunks in flight), not speed; a bound that catches ``-j 400`` for ``-j 4``."""
+
+
+class WorkerDied(Exception):
+    """A worker process ended without answering: the rows from ``source`` line ``line`` on
+    were not written."""
+
+    def __init__(self, source: str, line: int) -> None:
+        shown = "standard input" if source == "-" else source
+        super().__init__(f"a worker process ended without an answer (killed? out of memory?)"
+                         f" while reading {shown} from line {line:,} on")
+        self.source = source
+        self.line = line
 
 
 class Progress(Record):
@@ -50,10 +71,19 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+def max_jobs() -> int:
+    """The most worker processes a run takes: :data:`MAX_JOBS_PER_CORE` per core."""
+    return MAX_JOBS_PER_CORE * cpu_count()
+
+
 _WORKER: tuple[LineReader, bool] | None = None
 
 
 def _init_worker(reader: LineReader, as_text: bool) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the run (module doc)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, if it had one
     global _WORKER
     _WORKER = (reader, as_text)
     from ..registry import Registry
@@ -73,7 +103,15 @@ def run_batch(
     jobs: int = 1,
     progress: Callable[[Progress], None] | None = None,
 ) -> Tally:
-    """Every line of every input as rows into ``sink``; the tally of what went through."""
+    """Every line of every input as rows into ``sink``; the tally of what went through.
+
+    The caller ends the sink: :meth:`~toolwire.batch.sink.Sink.finish` when this returned,
+    :meth:`~toolwire.batch.sink.Sink.abandon` when it raised. Raises :class:`ValueError`
+    for more than :func:`max_jobs` processes, :class:`WorkerDied` when a worker dies and
+    :class:`~toolwire.batch.source.UnreadableInput` for an input that cannot be read on.
+    """
+    if jobs > max_jobs():
+        raise ValueError(f"{jobs} processes: at most {max_jobs()} ({MAX_JOBS_PER_CORE} per core)")
     started = time.monotonic()
     total_bytes: int | None = sum(i.size or 0 for i in inputs)
     if any(i.size is None for i in inputs):
@@ -113,14 +151,32 @@ def _run_pool(
     take: Callable[[Done], None],
 ) -> None:
     import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
-    pending: deque[Any] = deque()
-    with multiprocessing.get_context().Pool(
-        jobs, initializer=_init_worker, initargs=(reader, as_text)
-    ) as pool:
+    pending: deque[tuple[Chunk, Future[Done]]] = deque()
+
+    def next_done() -> None:
+        chunk, future = pending.popleft()
+        try:
+            done = future.result()
+        except BrokenProcessPool:
+            raise WorkerDied(chunk.source, chunk.first) from None
+        take(done)
+
+    pool = ProcessPoolExecutor(jobs, multiprocessing.get_context(), initializer=_init_worker,
+                               initargs=(reader, as_text))
+    try:
         for chunk in work:
-            pending.append(pool.apply_async(_work, (chunk,)))
+            try:
+                pending.append((chunk, pool.submit(_work, chunk)))
+            except BrokenProcessPool:
+                first = pending[0][0] if pending else chunk
+                raise WorkerDied(first.source, first.first) from None
             while len(pending) >= jobs * IN_FLIGHT_PER_JOB:
-                take(pending.popleft().get())
+                next_done()
         while pending:
-            take(pending.popleft().get())
+            next_done()
+    finally:
+        # Chunks not started are dropped; the few running finish (each is bounded).
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -4,7 +4,8 @@ Each command's logic lives in a module of its own (:mod:`.extract`, :mod:`.specs
 :mod:`.specs_check`, ...) and the argparse parser in :mod:`.parser`; this module reads
 the command line and dispatches. Exit codes: 0 success; 1 the input or a spec is bad
 (one line on stderr per problem, ``toolwire: <code>: <message>``); 2 the command line
-itself is wrong (one line on stderr, ``toolwire: usage: <message>``).
+itself is wrong (one line on stderr, ``toolwire: usage: <message>``). A reader of the output
+that goes away (``| head``) ends any command quietly with 1.
 """
 
 from __future__ import annotations
@@ -133,9 +134,24 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
-    args = _plain_extract(sys.argv[1:] if argv is None else argv) or _parser().parse_args(argv)
     try:
-        return _run(args, out)
+        args = _plain_extract(sys.argv[1:] if argv is None else argv) or _parser().parse_args(argv)
+    except SystemExit:  # --help, --version, a usage error: printed, the reader maybe gone
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _reader_gone()
+        raise
+    except BrokenPipeError:  # a help text longer than the buffer, its reader gone
+        _reader_gone()
+        return 1
+    try:
+        code = _run(args, out)
+        out.flush()  # here, so that a reader gone is met below, not at exit
+        return code
+    except BrokenPipeError:
+        _reader_gone()
+        return 1
     except UsageError as exc:
         print(f"toolwire: usage: {exc}", file=sys.stderr)
         return 2
@@ -149,3 +165,16 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except ToolwireError as exc:
         print(f"toolwire: {exc.code}: {exc}", file=sys.stderr)
         return 1
+
+
+def _reader_gone() -> None:
+    """The reader of standard output went away (``toolwire specs list | head -2``): stop
+    quietly, as command-line tools do, pointing stdout at the null device so that the
+    interpreter's last flush finds nothing to complain about."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is no file (a test's buffer): nothing to silence
+        pass

@@ -14,6 +14,7 @@ from .common import InputError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from pathlib import Path
     from typing import Any, TextIO
 
     from ..registry import Registry
@@ -41,7 +42,12 @@ def export_document(registry: Registry) -> dict[str, Any]:
 
 
 def run_export(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
-    """Write ``DIR/specs.json`` and ``DIR/schema/*.json``; print each path written."""
+    """Write ``DIR/specs.json`` and ``DIR/schema/*.json``; print each path written.
+
+    Without ``--force`` nothing is written when any of those files exists already, or when
+    ``DIR/schema`` is a link leading out of ``DIR``. Each file is written under a temporary
+    name and renamed onto its own: a link in its place is replaced, never written through.
+    """
     import json
     from pathlib import Path
 
@@ -50,15 +56,47 @@ def run_export(args: argparse.Namespace, registry: Registry, out: TextIO) -> int
 
     target = Path(args.dir)
     schemas = Path(bundled_specs_dir()) / "schema"
+    files = [target / "specs.json", *(target / "schema" / name for name in SCHEMAS.values())]
+    if not getattr(args, "force", False):
+        _refuse_existing(target, files)
     try:
         (target / "schema").mkdir(parents=True, exist_ok=True)
-        bundle = target / "specs.json"
-        bundle.write_text(json.dumps(export_document(registry), indent=1, ensure_ascii=False)
-                          + "\n", encoding="utf-8")
-        out.write(f"{bundle}\n")
-        for name in SCHEMAS.values():
-            (target / "schema" / name).write_bytes((schemas / name).read_bytes())
-            out.write(f"{target / 'schema' / name}\n")
+        document = json.dumps(export_document(registry), indent=1, ensure_ascii=False) + "\n"
+        _replace(files[0], document.encode("utf-8"))
+        out.write(f"{files[0]}\n")
+        for path in files[1:]:
+            _replace(path, (schemas / path.name).read_bytes())
+            out.write(f"{path}\n")
     except OSError as exc:
         raise InputError(f"cannot write into {target}: {exc}") from None
     return 0
+
+
+def _refuse_existing(target: Path, files: list[Path]) -> None:
+    """An :class:`InputError` for a file the export would replace, or a ``schema`` link
+    that would take the export out of ``target``."""
+    folder = target / "schema"
+    if folder.is_symlink() and not _inside(folder.resolve(), target.resolve()):
+        raise InputError(f"{folder} is a link out of {target} (to {folder.resolve()}); pass"
+                         " --force to write there")
+    for path in files:
+        if path.is_symlink() or path.exists():
+            raise InputError(f"{path} exists; pass --force to replace it")
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """``data`` as the file ``path``: written beside it, then renamed onto it."""
+    import os
+
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "xb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise

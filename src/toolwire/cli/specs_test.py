@@ -53,22 +53,54 @@ def load_case(path: Path, root: Path) -> dict[str, Any]:
         raise UsageError(f"{name}: a case file is UTF-8 JSON") from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{name}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    except RecursionError:
+        raise UsageError(f"{name}: not JSON this reader can take: nested too deep") from None
     from ..paths import bundled_specs_dir
 
     schema = json.loads((bundled_specs_dir() / "schema" / SCHEMAS["case"]).read_text("utf-8"))
     kind = "stream" if isinstance(data, dict) and data.get("kind") == "stream" else "wire"
     del schema["oneOf"]
     schema["$ref"] = f"#/definitions/{kind}"
-    errors = sorted(jsonschema.Draft7Validator(schema).iter_errors(data),
-                    key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    errors = sorted(jsonschema.Draft7Validator(schema).iter_errors(data), key=_rank)
     if errors:
         first = errors[0]
         field = "/" + "/".join(map(str, first.absolute_path))
+        said = _missing(first, errors) or first.message
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise UsageError(f"{name}: {field}: {first.message}, against the case schema's"
+        raise UsageError(f"{name}: {field}: {said}, against the case schema's"
                          f" {kind} kind{more}")
     result: dict[str, Any] = data
     return result
+
+
+def _conditional(error: Any) -> bool:
+    """An error of an ``if``'s ``then``/``else``: a consequence, told after its cause."""
+    return "then" in error.schema_path or "else" in error.schema_path
+
+
+def _rank(error: Any) -> tuple[list[str], bool, bool, str]:
+    """Errors in the order they are told: by place, then a plain rule before a consequence
+    (a missing ``arguments_undecodable`` before the ``arguments_error_code`` it implies),
+    missing keys first."""
+    return (list(map(str, error.absolute_path)), _conditional(error),
+            error.validator != "required", error.message)
+
+
+def _missing(first: Any, errors: list[Any]) -> str | None:
+    """``missing 'a' and 'b' (required: …)`` for every key missing where ``first`` is."""
+    if first.validator != "required" or not isinstance(first.instance, dict):
+        return None
+    here = [e for e in errors if e.validator == "required" and not _conditional(e)
+            and list(e.absolute_path) == list(first.absolute_path)]
+    required: list[str] = []
+    for error in here:
+        required += [k for k in error.validator_value if k not in required]
+    missing = [k for k in required if k not in first.instance]
+    if not missing:
+        return None
+    names = [repr(k) for k in missing]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"missing {listed} (required here: {', '.join(required)})"
 
 
 def _results(folder: Path) -> list[dict[str, Any]]:

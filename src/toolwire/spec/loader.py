@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -60,11 +61,52 @@ _EXPRESSION_KEYS = frozenset(
 _TOP_EXPRESSIONS = ("truncated", "finish_reason", "content")
 
 
+MAX_SPEC_BYTES = 1 << 20
+"""The largest spec file read (1 MiB; the bundled ones are under 20 KB): a file from a
+folder a service was pointed at is held to it before a byte is parsed."""
+
+MAX_SPEC_BYTES_VARIABLE = "TOOLWIRE_MAX_SPEC_BYTES"
+"""The environment variable that sets another bound, in bytes (``0``: none)."""
+
+
+def _bundled(path: Path) -> bool:
+    folder = os.path.join(os.path.abspath(bundled_specs_dir()), "")
+    return os.path.abspath(path).startswith(folder)
+
+
+def max_spec_bytes() -> int:
+    """The bound in force: :data:`MAX_SPEC_BYTES_VARIABLE` if set, else the default; a
+    :class:`ValueError` for a value that is no byte count."""
+    raw = os.environ.get(MAX_SPEC_BYTES_VARIABLE, "").strip()
+    if not raw:
+        return MAX_SPEC_BYTES
+    if not raw.isdigit():
+        raise ValueError(f"{MAX_SPEC_BYTES_VARIABLE}={raw!r} is not a byte count")
+    return int(raw)
+
+
 def read_document(path: str | Path) -> Document:
-    """Read a spec file as strict YAML, with its path as errors will show it."""
+    """Read a spec file as strict YAML, with its path as errors will show it.
+
+    A file larger than :func:`max_spec_bytes` is ``unreadable``; no more than the bound
+    and one byte is ever read. The bundled specs are toolwire's own, held to no bound.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        limit = 0 if _bundled(path) else max_spec_bytes()
+    except ValueError as exc:
+        raise SpecError([SpecProblem(str(path), 0, 0, "", str(exc), "unreadable")]) from None
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1) if limit > 0 else handle.read()
+        if 0 < limit < len(raw):
+            size = path.stat().st_size
+            shown = f"{size:,} bytes" if size > limit else "larger"
+            raise SpecError([SpecProblem(
+                str(path), 0, 0, "", f"the file is {shown}, more than the {limit:,} bytes a"
+                f" spec file may hold ({MAX_SPEC_BYTES_VARIABLE} sets another bound)",
+                "unreadable")])
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as open()
     except UnicodeDecodeError as exc:
         problem = SpecProblem(str(path), 0, 0, "", f"not UTF-8: {exc}", "yaml-syntax")
         raise SpecError([problem]) from None

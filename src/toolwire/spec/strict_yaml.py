@@ -214,10 +214,12 @@ def load(text: str, path: str = "<spec>") -> Document:
     """Read ``text`` as strict YAML; raise :class:`SpecError` with every problem found."""
     doc = Document(path=path, data=None)
     builder = _Builder(doc)
+    scalar: yaml.ScalarEvent | None = None  # the last one read, for syntax errors' messages
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             _check_decorations(event, builder)
             if isinstance(event, yaml.ScalarEvent):
+                scalar = event
                 builder.scalar(event)
             elif isinstance(event, yaml.MappingStartEvent):
                 builder.start(event, {})
@@ -239,10 +241,15 @@ def load(text: str, path: str = "<spec>") -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        from .yaml_messages import LastKey, syntax_message
+        from .yaml_messages import LastKey, QuotedValue, syntax_message
 
         last = LastKey(*builder.last_key) if builder.last_key is not None else None
-        message = syntax_message(exc, last)
+        quoted = None
+        if scalar is not None and scalar.style in ('"', "'"):
+            start, end = scalar.start_mark, scalar.end_mark
+            if start is not None and end is not None:
+                quoted = QuotedValue(start.line + 1, start.column + 1, end.line + 1)
+        message = syntax_message(exc, last, quoted)
         builder.problems.append(SpecProblem(path, line, col, "", message, "yaml-syntax"))
     except yaml.YAMLError as exc:
         builder.problems.append(SpecProblem(path, 0, 0, "", str(exc), "yaml-syntax"))

@@ -236,8 +236,9 @@ class WireSpec(Record):
 
     ``data`` is the spec's validated data, kept for tools; ``fast`` caches the generated
     extract functions (:mod:`toolwire.wire.fastpath`) by ``strict`` (None: the spec's own
-    ``unknown_items``), built once the spec has read a few replies, and under
-    ``"walked"`` how many it read before. Neither is part of the spec's value.
+    ``unknown_items``), built once the spec has read a few replies, under ``"walked"``
+    how many it read before, and under ``"stream"`` its compiled stream part: what is
+    built from a spec lives and goes with it. Neither is part of the spec's value.
     """
 
     __slots__ = (

@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import yaml
 
-__all__ = ["LastKey", "syntax_message"]
+__all__ = ["LastKey", "QuotedValue", "syntax_message"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,16 @@ class LastKey:
         name = self.pointer.rsplit("/", 1)[-1]
         inside = self.pointer.rsplit("/", 1)[0] or "the top level"
         return f"key {name!r} (line {self.line}, in {inside})"
+
+
+@dataclass(frozen=True)
+class QuotedValue:
+    """The quoted scalar read last before the failure: the line and column of its opening
+    quote and the line of its closing one."""
+
+    line: int
+    col: int
+    end_line: int
 
 
 def _line(mark: yaml.Mark | None) -> int:
@@ -52,12 +62,23 @@ def _indentation(exc: yaml.MarkedYAMLError, last: LastKey | None) -> str:
     return f"{start}, or with those of the mapping around them"
 
 
-def syntax_message(exc: yaml.MarkedYAMLError, last: LastKey | None) -> str:
-    """The sentence for one PyYAML syntax error, ``last`` being the key read last."""
+def syntax_message(
+    exc: yaml.MarkedYAMLError, last: LastKey | None, quoted: QuotedValue | None = None
+) -> str:
+    """The sentence for one PyYAML syntax error, ``last`` being the key read last and
+    ``quoted`` the quoted scalar read last.
+
+    A quote left open runs on over the next lines until the next quote of its kind, and
+    the parser fails just after that one, far from the mistake: a quoted value spanning
+    lines that ends on the failing line is told as the unclosed quote it most likely is.
+    """
     problem = str(exc.problem or "")
     context = str(exc.context or "")
     line = _line(exc.problem_mark)
     after = f" (after {last.words()})" if last is not None else ""
+    if quoted is not None and quoted.line < quoted.end_line == line:
+        return (f"the quoted value opened at line {quoted.line}, column {quoted.col} runs on"
+                f" to line {line}: is its closing quote missing on line {quoted.line}?")
     if problem.startswith("expected <block end>"):
         return _indentation(exc, last)
     if problem == "mapping values are not allowed here":
@@ -66,7 +87,9 @@ def syntax_message(exc: yaml.MarkedYAMLError, last: LastKey | None) -> str:
     if "'\\t'" in problem:
         return f"line {line} is indented with a tab: YAML indents with spaces only"
     if "quoted scalar" in context:
-        return f"the quoted value opened at line {_line(exc.context_mark)} is never closed"
+        opened = exc.context_mark
+        col = f", column {opened.column + 1}" if opened is not None else ""
+        return f"the quoted value opened at line {_line(opened)}{col} is never closed"
     if "flow mapping" in context or "flow sequence" in context:
         brackets = "{...}" if "mapping" in context else "[...]"
         return (f"the {brackets} opened at line {_line(exc.context_mark)} is not closed, or"

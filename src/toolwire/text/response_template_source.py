@@ -52,6 +52,9 @@ def read_template_source(source: str | Path | dict[str, Any]) -> tuple[dict[str,
     except ValueError as exc:
         raise SpecError([SpecProblem(shown, 0, 0, "", f"not JSON: {exc}",
                                      "template-not-json")]) from None
+    except RecursionError:
+        raise SpecError([SpecProblem(shown, 0, 0, "", "not JSON this reader can take: nested"
+                                     " too deep", "template-not-json")]) from None
     if not isinstance(data, dict):
         raise SpecError([SpecProblem(shown, 0, 0, "", "a response template must be a JSON"
                                      f" object, not {type(data).__name__}", "template-shape")])

@@ -34,7 +34,7 @@ from _collections_abc import Callable, Mapping
 from ..arguments import decode_arguments_coded
 from ..expression import element_of, field_of, path_steps
 from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
-from ..toolcall import _PLAIN, _SCALARS, ToolCall, _Blank, copy_json, rare_of
+from ..toolcall import _PLAIN, _WORDS, ToolCall, _Blank, copy_json, rare_of
 from .interpreter import any_id_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -417,7 +417,7 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_ToolCall": ToolCall,
         "_PLAIN": _PLAIN,
         "_rare": rare_of,
-        "_flat": _SCALARS.issuperset,
+        "_flat": _WORDS.issuperset,  # numbers are checked by _copy (toolcall.NotJSONValue)
         **constants,
     }
     exec(compile(text, f"<toolwire fast extract: {spec.format}>", "exec"), namespace)

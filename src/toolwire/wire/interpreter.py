@@ -20,7 +20,7 @@ from ..arguments import decode_arguments_coded, loads_strict
 from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
 from ..expression import NotJSONError
 from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
-from ..toolcall import ToolCall, copy_json, id_text
+from ..toolcall import NotJSONValue, ToolCall, copy_json, id_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -254,6 +254,8 @@ def _classified(
 def _guarded(spec: WireSpec, error: ValueError) -> MalformedResponse:
     if isinstance(error, NotJSONError):  # not the spec's fault: the data is not JSON
         return MalformedResponse(spec.format, str(error))
+    if isinstance(error, NotJSONValue):  # a value JSON text cannot hold (a cycle, NaN)
+        return MalformedResponse(spec.format, f"response is not JSON: {error}")
     return MalformedResponse(spec.format, f"an expression of the spec failed: {error}")
 
 

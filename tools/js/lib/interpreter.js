@@ -7,6 +7,25 @@ export class ToolwireError extends Error {
   constructor(code, message, fields = {}) { super(message); this.code = code; Object.assign(this, fields); }
 }
 const malformed = (message, fields) => new ToolwireError('malformed_response', message, fields);
+
+// specs/README.md §1.4.1: a reply handed over as values is held to what JSON text can hold.
+// A value kept in a call is walked once, with the containers on the way from its root
+// remembered: one met again is a cycle; a number must be finite.
+function jsonValue(value) {
+  const path = new Set();
+  const stack = [[value, false]];
+  while (stack.length) {
+    const [v, leaving] = stack.pop();
+    if (leaving) { path.delete(v); continue; }
+    if (typeof v === 'number' && !Number.isFinite(v)) throw malformed(`response is not JSON: ${v} is no JSON number`);
+    if (v === null || typeof v !== 'object') continue;
+    if (path.has(v)) throw malformed('response is not JSON: a list or object holds itself (a cycle)');
+    path.add(v);
+    stack.push([v, true]);
+    for (const inner of Array.isArray(v) ? v : Object.values(v)) stack.push([inner, false]);
+  }
+  return value;
+}
 const KINDS = ['refuse', 'calls', 'server_side', 'ignore'];
 
 // A number id as ECMAScript's Number::toString writes it (§1.3 step 5).
@@ -135,7 +154,7 @@ export function visit(spec, reply, refusals, { index, item, type, location }, re
   } else if (kind === 'calls') {
     const name = entry.name.evaluate(item);
     if (typeof name !== 'string' || !name) { reply.skipped.push(record); return; }
-    const raw = entry.arguments.evaluate(item);
+    const raw = jsonValue(entry.arguments.evaluate(item));
     const decoded = decodeArguments(raw);
     const call = {
       name, arguments: structuredClone(decoded.arguments), id: entry.id ? idText(entry.id.evaluate(item)) : '',
@@ -144,7 +163,7 @@ export function visit(spec, reply, refusals, { index, item, type, location }, re
     if (decoded.code) { call.arguments_error_code = decoded.code; call.arguments_error = `the arguments do not decode (${decoded.code})`; }
     if (raw !== null) call.raw_arguments = raw; // §1.7: provenance, as sent
     call.item_index = index;
-    const kept = (entry.keep || []).map(([key, e]) => [key, e.evaluate(item)]).filter(([, v]) => v !== null);
+    const kept = (entry.keep || []).map(([key, e]) => [key, jsonValue(e.evaluate(item))]).filter(([, v]) => v !== null);
     if (kept.length) call.provider_data = Object.fromEntries(kept);
     reply.calls.push(call);
     reply.call_records.push({ ...record, entry: found.index, arguments_selected: raw !== null });
@@ -154,6 +173,7 @@ export function visit(spec, reply, refusals, { index, item, type, location }, re
     const status = textOrNull(entry.status.evaluate(item));
     if (name !== null) server.name = name;
     if (status !== null) server.status = status;
+    jsonValue(item);
     const input = entry.input ? entry.input.evaluate(item) : null;
     if (input !== null && input !== undefined) server.input = input; // §1.3 step 5
     reply.server_calls.push(server);

@@ -487,14 +487,17 @@ def _with_calls(reply: Reply, calls: tuple[ToolCall, ...]) -> Reply:
     return copy
 
 
-_SNIFFS: dict[int, tuple[WireSpec, Expression]] = {}
+_SNIFFS: dict[str, Expression] = {}
+"""Each stream sniff predicate compiled, by its text: what sniffing needs, and no spec
+(a cache keyed by spec would keep every registry's specs alive for good)."""
 
 
 def _sniff_expression(spec: WireSpec) -> Expression:
-    found = _SNIFFS.get(id(spec))
-    if found is None or found[0] is not spec:
-        found = _SNIFFS[id(spec)] = (spec, compile_expression(spec.data["stream"]["sniff"]["when"]))
-    return found[1]
+    text = spec.data["stream"]["sniff"]["when"]
+    found = _SNIFFS.get(text)
+    if found is None:
+        found = _SNIFFS[text] = compile_expression(text)
+    return found
 
 
 def _sniff_order(registry: Registry) -> list[WireSpec]:

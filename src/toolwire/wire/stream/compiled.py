@@ -224,14 +224,12 @@ def _is_path(text: str) -> bool:
     return bool(text) and "".join(m.group(0) for m in _STEP.finditer(text)) == text
 
 
-_CACHE: dict[int, tuple[WireSpec, CompiledStream]] = {}
-
-
 def compiled_stream(spec: WireSpec) -> CompiledStream | None:
-    """The spec's compiled stream part (built once per spec), or None if it has none."""
+    """The spec's compiled stream part (built once per spec, kept in the spec's own cache
+    so that it lives and goes with the spec), or None if it has none."""
     if "stream" not in spec.data:
         return None
-    found = _CACHE.get(id(spec))
-    if found is None or found[0] is not spec:
-        found = _CACHE[id(spec)] = (spec, CompiledStream(spec))
-    return found[1]
+    found: CompiledStream | None = spec.fast.get("stream")
+    if found is None:
+        found = spec.fast["stream"] = CompiledStream(spec)
+    return found
