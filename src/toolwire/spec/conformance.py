@@ -29,6 +29,12 @@ __all__ = [
     "run_wire_test",
 ]
 
+ERROR_FIELDS = (
+    "item_index", "item_type", "looks_like", "format", "error_message", "error_type",
+    "error_code", "provider_data",
+)
+"""Fields of an expected error compared where the case gives them (specs/README.md §4)."""
+
 OPTIONAL_CALL_KEYS = ("raw_arguments", "item_index", "provider_data")
 """Keys of an expected call compared only where the case gives them (specs/README.md §4)."""
 
@@ -140,7 +146,7 @@ def _error_differences(
         return [f"error: expected {expected['code']}, got a reply with {len(reply.calls)}"
                 " call(s)"]
     out = differences("error.code", expected["code"], error.code)
-    for field in ("item_index", "item_type"):
+    for field in ERROR_FIELDS:
         if field in expected:
             out += differences(f"error.{field}", expected[field], getattr(error, field, None))
     if "reply" in expected:  # the partial reply an unmapped_call carries
@@ -151,12 +157,15 @@ def _error_differences(
         out += differences("error.reply.calls", want["calls"], call_dicts(partial.calls,
                                                                          want["calls"]))
         out += record_differences(partial, want, "error.reply")
-    if fmt is not None:  # extract refuses the same way
+    if fmt is not None or error.code == "provider_error":  # extract refuses the same way
         try:
-            registry.extract(fmt, test["response"], **options)
+            if fmt is None:
+                registry.extract_sniff(test["response"], strict=options["strict"])
+            else:
+                registry.extract(fmt, test["response"], **options)
         except ToolwireError as again:
-            if type(again) is not type(error):
-                out.append(f"extract: raised {type(again).__name__}, read {type(error).__name__}")
+            if again.code != error.code:
+                out.append(f"extract: raised {again.code}, read {error.code}")
         else:
             out.append(f"extract: raised nothing, read raised {error.code}")
     return out

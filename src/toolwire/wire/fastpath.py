@@ -17,7 +17,8 @@ would write by hand for that provider — and compiles it on first use:
 The generated code handles the regular case only. On anything irregular — a selection
 that is not a list, an item that is not an object, a refused or (where the spec fails
 closed) unknown type, an expression that fails, a reply without calls that is one event
-of the format's stream (``stream.event``) — it returns ``None`` and the caller
+of the format's stream (``stream.event``), the provider's error body or a body without
+the format's shape (:mod:`.gate`) — it returns ``None`` and the caller
 runs the interpreter, which raises the exact error with its location. ``extract`` has no
 side effects, so running it again is safe, and the answer is the interpreter's by
 construction; ``tests/test_fastpath.py`` checks both agree on the whole suite.
@@ -347,6 +348,19 @@ def _dispatch_code(
         )
 
 
+def _gate_code(w: _Writer, spec: WireSpec) -> None:
+    """Decline a body the interpreter's first step refuses (:mod:`.gate`): the provider's
+    error body, or one without the format's shape. The walk then raises the error."""
+    if spec.error is not None:
+        condition = w.holds(2, spec.error.when, "response")
+        w.line(2, f"if {condition}:")
+        w.line(3, "return None")
+    if spec.shape is not None:
+        condition = w.holds(2, spec.shape.when, "response")
+        w.line(2, f"if not {condition}:")
+        w.line(3, "return None")
+
+
 def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, Any]]:
     """The generated function's source and the constants it needs."""
     w = _Writer()
@@ -354,6 +368,7 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     w.line(1, "calls = []")
     w.line(1, "append = calls.append")
     w.line(1, "try:")
+    _gate_code(w, spec)
     prefixes: dict[Any, str] = {}
     for index, (source, data) in enumerate(zip(spec.sources, spec.data["items"], strict=True)):
         w.line(2, f"# source {index}: {source.select.source!r}")
