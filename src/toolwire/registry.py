@@ -456,7 +456,7 @@ class Registry:
             try:
                 if sniff.evaluate(response) is not True:
                     continue
-                gate.check(self.spec(fmt), response)
+                interpreter._response(self.spec(fmt), response)  # normalised, then gate.check
             except ValueError:  # a MalformedResponse too: that format does not fit either
                 continue
             return MalformedResponse(
