@@ -209,7 +209,7 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 def _reply_part_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """The expressions of ``shape``, ``error`` and ``failed_calls`` (specs/README.md
-    §1.11–1.13): what a reply, an error body and a failed call look like."""
+    §1.11-1.13): what a reply, an error body and a failed call look like."""
     shape = data.get("shape")
     if isinstance(shape, dict) and isinstance(shape.get("when"), str):
         yield "/shape/when", shape["when"]

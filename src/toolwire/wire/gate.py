@@ -3,7 +3,7 @@
 A body that is not a reply of the format must never read as "the model is done": an error
 body logged as the reply, another provider's reply, a stream event, a reply whose
 structure was damaged. Each spec declares what its replies and its provider's errors look
-like (``shape`` and ``error``, specs/README.md §1.11–1.12); :func:`check` applies them,
+like (``shape`` and ``error``, specs/README.md §1.11-1.12); :func:`check` applies them,
 in this order, on the whole response:
 
 1. the spec's ``error`` holds: :class:`~toolwire.ProviderError`, with the provider's
