@@ -350,14 +350,17 @@ def _dispatch_code(
 
 def _gate_code(w: _Writer, spec: WireSpec) -> None:
     """Decline a body the interpreter's first step refuses (:mod:`.gate`): the provider's
-    error body, or one without the format's shape. The walk then raises the error."""
-    if spec.error is not None:
-        condition = w.holds(2, spec.error.when, "response")
-        w.line(2, f"if {condition}:")
-        w.line(3, "return None")
-    if spec.shape is not None:
-        condition = w.holds(2, spec.shape.when, "response")
-        w.line(2, f"if not {condition}:")
+    error body, or one without the format's shape. The walk then raises the error. The
+    predicates are written out as Python where their form allows (:mod:`.fastpred`)."""
+    from .fastpred import condition
+
+    for predicate, refuses_when in ((spec.error, True), (spec.shape, False)):
+        if predicate is None:
+            continue
+        written = condition(predicate.when.ast, "response")
+        if written is None:
+            written = w.holds(2, predicate.when, "response")
+        w.line(2, f"if {'' if refuses_when else 'not '}{written}:")
         w.line(3, "return None")
 
 
@@ -415,13 +418,20 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     return "\n".join(w.lines) + "\n", w.constants
 
 
+def _length_of_null() -> int:
+    """``length`` of a filter over a value that is not a list: the engine's error, which
+    makes the generated function decline (:mod:`.fastpred`)."""
+    raise ValueError("length() of null")
+
+
 def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
     """Compile the spec's extract function (see the module docstring)."""
     text, constants = source_code(spec, refuse_unknown)
     namespace: dict[str, Any] = {
         "__builtins__": {"type": type, "dict": dict, "list": list, "str": str, "len": len,
                          "Exception": Exception, "enumerate": enumerate,
-                         "isinstance": isinstance, "map": map},
+                         "isinstance": isinstance, "map": map, "int": int, "float": float,
+                         "bool": bool},
         "_get": field_of,
         "_index": element_of,
         "_id_text": any_id_text,
@@ -433,6 +443,7 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_PLAIN": _PLAIN,
         "_rare": rare_of,
         "_flat": _SCALARS.issuperset,
+        "_length_of_null": _length_of_null,
         **constants,
     }
     exec(compile(text, f"<toolwire fast extract: {spec.format}>", "exec"), namespace)
