@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from toolwire import Registry
 from toolwire.expression import compile_expression, element_of, field_of
-from toolwire.wire.fastpath import _length_of_null
+from toolwire.wire.fastpath import _engine_error
 from toolwire.wire.fastpred import condition
 
 REGISTRY = Registry.bundled()
@@ -22,10 +22,13 @@ FORMS = [
     "length(a[?b == 'x']) == `1`", "type(a[0].b) == 'array'",
     "length(a[?type(b) == 'object']) == length(to_array(a))",
     "length(a[?b == 'x']) != length(to_array(b))",
+    "type(a) == 'string' && contains(['x', 'error'], a)", "starts_with(a, 'x')",
+    "a == `false` || b != `true`", "length(a[?starts_with(b, 'x')]) == `0`",
 ]
 PREDICATES = sorted({
     *FORMS,
     *(p.when.source for s in REGISTRY.specs().values() for p in (s.shape, s.error) if p),
+    *(s.stream_event.source for s in REGISTRY.specs().values() if s.stream_event),
 })
 KEYS = ["a", "b", "error", "status", "type", "object", "choices", "message", "candidates",
         "content", "promptFeedback", "output", "Error", "Message", "finish_reason"]
@@ -37,7 +40,7 @@ VALUES = st.recursive(
                             st.dictionaries(st.sampled_from(KEYS), inner, max_size=4)),
     max_leaves=12,
 )
-NAMESPACE = {"_get": field_of, "_index": element_of, "_length_of_null": _length_of_null}
+NAMESPACE = {"_get": field_of, "_index": element_of, "_engine_error": _engine_error}
 
 
 def _outcome(run: Any) -> tuple[str, Any]:
@@ -47,11 +50,13 @@ def _outcome(run: Any) -> tuple[str, Any]:
         return "raises", None
 
 
-def test_every_bundled_shape_and_error_predicate_is_written_out() -> None:
+def test_every_bundled_shape_error_and_event_predicate_is_written_out() -> None:
     for spec in REGISTRY.specs().values():
         for part in (spec.shape, spec.error):
             assert part is not None, spec.format
             assert condition(part.when.ast, "response") is not None, (spec.format, part)
+        if spec.stream_event is not None:
+            assert condition(spec.stream_event.ast, "response") is not None, spec.format
 
 
 @pytest.mark.parametrize("source", PREDICATES)
@@ -70,5 +75,6 @@ def test_the_written_condition_agrees_with_the_closure(source: str, body: dict[s
 
 def test_forms_it_does_not_know_are_left_to_the_closure() -> None:
     for source in ("a", "contains(a, 'x')", "a && b == 'x'", "length(a) == `0`",
-                   "type(a) == b", "a == `1`"):
+                   "type(a) == b", "a == `1`", "ends_with(a, 'x')", "starts_with(a, b)",
+                   "length(a[?contains(['x'], b)]) == `0`"):
         assert condition(compile_expression(source).ast, "response") is None, source

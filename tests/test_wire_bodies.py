@@ -65,6 +65,20 @@ def test_the_generated_extract_refuses_as_the_walk_does() -> None:
     assert caught.value.looks_like is None
 
 
+def test_the_written_out_check_refuses_as_the_closures_do() -> None:
+    registry = Registry.bundled()
+    for _ in range(40):  # past the checks before the spec's check is written out
+        assert len(registry.read("anthropic", {"content": [], "type": "message"}).calls) == 0
+    assert registry.spec("anthropic").fast.get("gate") is not None
+    with pytest.raises(ProviderError):
+        registry.read("anthropic", {"type": "error", "error": {"message": "Overloaded"}})
+    with pytest.raises(MalformedResponse) as caught:
+        registry.read("anthropic", CHAT)
+    assert caught.value.looks_like == "openai"
+    with pytest.raises(MalformedResponse):  # one event of the stream
+        registry.read("anthropic", {"type": "message_stop"})
+
+
 def test_sniffing_answers_nothing_for_an_unknown_shape_but_raises_for_an_error_body() -> None:
     assert toolwire.extract_sniff({"what": "ever"}) == []
     with pytest.raises(ProviderError) as caught:

@@ -418,10 +418,11 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     return "\n".join(w.lines) + "\n", w.constants
 
 
-def _length_of_null() -> int:
-    """``length`` of a filter over a value that is not a list: the engine's error, which
-    makes the generated function decline (:mod:`.fastpred`)."""
-    raise ValueError("length() of null")
+def _engine_error() -> int:
+    """Where the engine raises (``length`` of null, ``starts_with`` of a non-string), a
+    written-out condition raises too, which makes the generated code decline
+    (:mod:`.fastpred`)."""
+    raise ValueError("a function's argument is of the wrong type")
 
 
 def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
@@ -443,7 +444,7 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_PLAIN": _PLAIN,
         "_rare": rare_of,
         "_flat": _SCALARS.issuperset,
-        "_length_of_null": _length_of_null,
+        "_engine_error": _engine_error,
         **constants,
     }
     exec(compile(text, f"<toolwire fast extract: {spec.format}>", "exec"), namespace)

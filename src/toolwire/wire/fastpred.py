@@ -22,11 +22,13 @@ raises the engine's own error.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..expression import path_steps
+from ..spec import WireSpec
 
-__all__ = ["condition"]
+__all__ = ["condition", "passing_check"]
 
 _TYPE_TESTS = {
     "string": "isinstance({v}, str)",
@@ -37,6 +39,14 @@ _TYPE_TESTS = {
     "null": "({v} is None)",
 }
 _ALWAYS_BOOLEAN = frozenset({"comparator", "not_expression", "and_expression", "or_expression"})
+_BOOLEAN_FUNCTIONS = frozenset({"contains", "starts_with"})
+
+
+def _boolean(node: dict[str, Any]) -> bool:
+    """Whether the node always yields a boolean (or raises)."""
+    kind = node.get("type")
+    return kind in _ALWAYS_BOOLEAN or (
+        kind == "function_expression" and node.get("value") in _BOOLEAN_FUNCTIONS)
 
 
 def _value(node: dict[str, Any], subject: str, exact: bool) -> str | None:
@@ -85,6 +95,8 @@ def _comparison(node: dict[str, Any], subject: str, exact: bool, depth: int) -> 
         value = _value(left, subject, exact)
         if value is not None and literal is None:
             equal = f"({value} is None)"
+        elif value is not None and type(literal) is bool:  # 0 and 1 never equal a boolean
+            equal = f"({value} is {literal!r})"
         elif value is not None and isinstance(literal, str):
             equal = f"({value} == {literal!r})"
     if equal is None:
@@ -109,15 +121,42 @@ def _count(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str |
     if argument.get("type") != "filter_projection":
         return None
     listed, identity, predicate = argument["children"]
-    if identity.get("type") != "identity" or predicate.get("type") not in _ALWAYS_BOOLEAN:
+    if identity.get("type") != "identity" or not _boolean(predicate):
         return None
     items = _value(listed, subject, exact)
     element = f"e{depth}"
     holds = condition(predicate, element, exact=False, depth=depth + 1)
     if items is None or holds is None:
         return None
-    return (f"(len([{element} for {element} in {items} if {element} is not None and {holds}])"
-            f" if isinstance({items}, list) else _length_of_null())")
+    # The engine tests every element, null ones too (an error raises), then leaves the null
+    # ones out of the projection.
+    return (f"(len([{element} for {element} in {items} if {holds} and {element} is not None])"
+            f" if isinstance({items}, list) else _engine_error())")
+
+
+def _function(node: dict[str, Any], subject: str, exact: bool) -> str | None:
+    """``contains([...strings], v)`` on the response: ``v`` among them (the engine's ``in``;
+    on an element, which may be null, the list would be null: not written out);
+    ``starts_with(v, 'text')``: ``v`` a ``str`` (exactly: the engine's argument check
+    raises on anything else, a ``str`` subclass too) starting with it."""
+    name, arguments = node.get("value"), node["children"]
+    if name == "contains" and len(arguments) == 2 and exact:  # a list literal on null is null
+        listed, value_node = arguments
+        items = listed.get("children", []) if listed.get("type") == "multi_select_list" else None
+        if items is None or not all(i.get("type") == "literal" and isinstance(i.get("value"), str)
+                                    for i in items):
+            return None
+        value = _value(value_node, subject, exact)
+        strings = tuple(i["value"] for i in items)
+        return None if value is None else f"({value} in {strings!r})"
+    if name == "starts_with" and len(arguments) == 2:
+        value = _value(arguments[0], subject, exact)
+        is_literal, prefix = _literal(arguments[1])
+        if value is None or not is_literal or type(prefix) is not str:
+            return None
+        return (f"({value}.startswith({prefix!r}) if type({value}) is str"
+                " else _engine_error())")
+    return None
 
 
 def condition(
@@ -128,8 +167,10 @@ def condition(
     kind = node.get("type")
     if kind == "comparator":
         return _comparison(node, subject, exact, depth)
+    if kind == "function_expression":
+        return _function(node, subject, exact)
     children = node.get("children", [])
-    if any(child.get("type") not in _ALWAYS_BOOLEAN for child in children):
+    if not all(_boolean(child) for child in children):
         return None
     parts = [condition(child, subject, exact=exact, depth=depth) for child in children]
     if any(part is None for part in parts):
@@ -140,3 +181,35 @@ def condition(
         joiner = " and " if kind == "and_expression" else " or "
         return f"({joiner.join(str(p) for p in parts)})"
     return None
+
+
+def passing_check(spec: WireSpec) -> Callable[[dict[str, Any]], bool]:
+    """A function true where the spec's first step (:mod:`.gate`) lets ``response``
+    through: its ``error`` and ``stream.event`` do not hold and its ``shape`` does. Each
+    predicate is a condition where :func:`condition` writes one, else its closure; a
+    false answer or an exception sends the caller to the full check, which raises."""
+    from ..expression import element_of, field_of
+    from .fastpath import _engine_error
+
+    namespace: dict[str, Any] = {
+        "__builtins__": {"isinstance": isinstance, "len": len, "list": list, "dict": dict,
+                         "str": str, "int": int, "float": float, "bool": bool},
+        "_get": field_of, "_index": element_of, "_engine_error": _engine_error,
+    }
+    parts: list[str] = []
+    for name, expression, holds in (
+        ("error", spec.error.when if spec.error else None, False),
+        ("event", spec.stream_event, False),
+        ("shape", spec.shape.when if spec.shape else None, True),
+    ):
+        if expression is None:
+            continue
+        written = condition(expression.ast, "response")
+        if written is None:
+            namespace[f"_{name}"] = expression.evaluate
+            written = f"(_{name}(response) is True)"
+        parts.append(written if holds else f"(not {written})")
+    source = f"def passes(response):\n    return {' and '.join(parts) or 'True'}\n"
+    exec(compile(source, f"<toolwire gate: {spec.format}>", "exec"), namespace)
+    passes: Callable[[dict[str, Any]], bool] = namespace["passes"]
+    return passes

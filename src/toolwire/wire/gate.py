@@ -94,12 +94,39 @@ def _mismatch(spec: WireSpec, needs: str, data: object) -> ShapeMismatch:
     return ShapeMismatch(spec.format, reason)
 
 
+CHECKS_BEFORE_COMPILING = 32
+"""How many bodies a spec checks with its closures before its predicates are written out
+as one Python function (:func:`toolwire.wire.fastpred.passing_check`): the closures cost a
+read of a small reply a tenth to a fifth; a short-lived process reads too few replies to
+gain from compiling (the extract code's rule, :mod:`.interpreter`)."""
+
+
+def _passes(spec: WireSpec, response: dict[str, object]) -> bool:
+    """Whether the spec's written-out check lets ``response`` through (False: not known)."""
+    fast = spec.fast
+    passes = fast.get("gate")
+    if passes is None:
+        checked = fast.get("gate_checked", 0)
+        if checked < CHECKS_BEFORE_COMPILING:
+            fast["gate_checked"] = checked + 1
+            return False
+        from .fastpred import passing_check
+
+        passes = fast["gate"] = passing_check(spec)
+    try:
+        return passes(response) is True
+    except Exception:  # the full check below raises the right error
+        return False
+
+
 def check(spec: WireSpec, response: dict[str, object], data: object = None) -> None:
     """Raise unless ``response`` is a reply of the spec's format (see the module docstring).
 
     ``data`` is what the caller passed (an SDK object gets a word of its own in the error).
     An expression of the spec failing on the body is a ``malformed_response``, as anywhere.
     """
+    if _passes(spec, response):
+        return
     try:
         error = provider_error(spec, response)
         if error is not None:
