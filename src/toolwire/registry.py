@@ -423,49 +423,23 @@ class Registry:
             raise UnknownFormat(None, self._all)
         return self.spec(sniffed), response
 
-    def _error_of(self, response: dict[str, Any], but: str | None = None) -> ProviderError | None:
+    def _error_of(self, response: dict[str, Any]) -> ProviderError | None:
         """The provider error ``response`` is for the first format, in sniff order, whose
-        ``error`` holds on it (``but`` left out); None where none does."""
-        for fmt, _ in self._sniff_order:
-            if fmt == but:
-                continue
-            try:
-                error = gate.provider_error(self.spec(fmt), response)
-            except ValueError:  # that spec's expressions do not fit this body
-                continue
-            if error is not None:
-                return error
-        return None
+        ``error`` holds on it (:mod:`toolwire.wire.elsewhere`); None where none does."""
+        # Imported here: it loads collections.abc, which a cold read does without
+        # (tests/test_lazy_imports.py), and only a body no format reads comes here.
+        from .wire.elsewhere import error_of
+
+        return error_of(self._sniff_order, self.spec, response)
 
     def _elsewhere(
         self, spec: WireSpec, data: Any, mismatch: MalformedResponse
     ) -> ProviderError | MalformedResponse:
-        """What to raise for a body without ``spec``'s shape (specs/README.md §1.11): another
-        format's provider error where one's ``error`` holds on it; else the mismatch, naming
-        the first other format (in sniff order) whose sniff and shape both hold."""
-        try:
-            response = coerce_response(data, None)
-        except MalformedResponse:
-            return mismatch
-        error = self._error_of(response, spec.format)
-        if error is not None:
-            return error
-        for fmt, sniff in self._sniff_order:
-            if fmt == spec.format:
-                continue
-            try:
-                if sniff.evaluate(response) is not True:
-                    continue
-                interpreter._response(self.spec(fmt), response)  # normalised, then gate.check
-            except ValueError:  # a MalformedResponse too: that format does not fit either
-                continue
-            return MalformedResponse(
-                spec.format,
-                f"{mismatch.reason}; this looks like {_article(fmt)} {fmt} reply: use format"
-                f" {fmt!r}",
-                looks_like=fmt,
-            )
-        return mismatch
+        """What to raise for a body without ``spec``'s shape: another format's provider
+        error, or the mismatch naming the format it fits (:mod:`toolwire.wire.elsewhere`)."""
+        from .wire.elsewhere import elsewhere  # see _error_of
+
+        return elsewhere(self._sniff_order, self.spec, spec, data, mismatch)
 
     def from_structured_output(
         self, fmt: str | None, data: Any, tool_name: str, *, choice: int = 0
@@ -501,10 +475,6 @@ class Registry:
     ) -> tuple[str, list[ToolCall]]:
         """Hermes ``<tool_call>`` blocks lifted out of ``text``."""
         return self.extract_from_text("hermes", text, tag=tag)
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _bundled_text_specs() -> list[TextSpec]:
