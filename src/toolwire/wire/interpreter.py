@@ -42,6 +42,7 @@ __all__ = [
 
 
 _JSON_SCALARS = (str, int, float, list, tuple, type(None))
+_JSON_TEXT = (str, bytes, bytearray, memoryview)
 
 
 def coerce_response(
@@ -344,7 +345,13 @@ def extract(
     The spec's generated extract function (:mod:`toolwire.wire.fastpath`) answers the regular
     case; when it declines (``None``), the walk below answers, or raises the exact error.
     """
-    response = data if type(data) is dict else _response(spec, data)
+    if type(data) is dict:
+        response = data
+    elif isinstance(data, _JSON_TEXT):
+        response = _response(spec, data)
+    else:  # an SDK object, made the wire's JSON (and renamed) already: only checked
+        response = coerce_response(data, spec.format, spec)
+        gate.check(spec, response, data)
     if choice:
         response = _chosen(spec, _response(spec, response), choice)
     fast = spec.fast.get(strict)
