@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..errors import MalformedResponse, ProviderError, ToolwireError
 from ..expression import NotJSONError
 from ..spec import WireSpec
-from ..toolcall import id_text
+from ..toolcall import copy_json, id_text
 
 __all__ = ["ShapeMismatch", "check", "provider_error", "refuse_stream_event", "rejects"]
 
@@ -71,7 +71,7 @@ def provider_error(spec: WireSpec, response: dict[str, object]) -> ProviderError
     for key, expression in part.keep:
         value = expression.evaluate(response)
         if value is not None:
-            kept[key] = value
+            kept[key] = copy_json(value)  # the error's own: the caller's body stays theirs
     return ProviderError(
         spec.format,
         _fact(part.message.evaluate(response)),

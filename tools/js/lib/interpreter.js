@@ -177,7 +177,7 @@ export function providerError(spec, response) {
     format: spec.format, error_message: fact(part.message.evaluate(response)),
     error_type: part.type ? fact(part.type.evaluate(response)) : null,
     error_code: part.code ? fact(part.code.evaluate(response)) : null,
-    provider_data: Object.fromEntries(kept),
+    provider_data: Object.fromEntries(kept.map(([key, value]) => [key, structuredClone(value)])),
   };
   return new ToolwireError('provider_error', `${spec.format}: the provider answered with an error: ${fields.error_message}`, fields);
 }
