@@ -40,11 +40,16 @@ def _lineage(fmt: str) -> list[str]:
 
 
 def _outcome(extract: Any, response: Any) -> tuple[Any, ...]:
-    """The calls as dicts, or the error's code and where it points."""
+    """The calls as dicts, or the error's code and where it points. A body refused before
+    its items (the provider's error, no reply of the format) is one outcome: toolwire
+    names the format that fits it or another provider's error, which a reference for one
+    format cannot know."""
     try:
         return ("calls", [call.to_dict() for call in extract(response)])
     except toolwire.ToolwireError as exc:
         where = (getattr(exc, "item_index", None), getattr(exc, "item_type", None))
+        if exc.code in ("provider_error", "malformed_response") and where == (None, None):
+            return ("error", "not a reply", *where)
         return ("error", exc.code, *where)
 
 

@@ -29,8 +29,8 @@ CHAT: dict[str, Any] = {
 def test_public_names_are_exported() -> None:
     for name in ("ToolCall", "ServerToolCall", "Reply", "locate", "extract", "extract_sniff",
                  "sniff_format", "from_fmt", "read", "Registry", "ToolwireError",
-                 "UnknownFormat", "UnmappedCall", "MalformedResponse", "SpecError",
-                 "extract_hermes_from_text", "extract_from_text"):
+                 "UnknownFormat", "UnmappedCall", "MalformedResponse", "ProviderError",
+                 "SpecError", "extract_hermes_from_text", "extract_from_text"):
         assert name in toolwire.__all__
         assert hasattr(toolwire, name)
 
@@ -40,9 +40,10 @@ def test_error_codes_are_stable() -> None:
     assert toolwire.UnmappedCall.code == "unmapped_call"
     assert toolwire.UnknownItemType.code == "unknown_item_type"
     assert toolwire.MalformedResponse.code == "malformed_response"
+    assert toolwire.ProviderError.code == "provider_error"
     assert toolwire.SpecError.code == "spec_error"
     for cls in (toolwire.UnknownFormat, toolwire.UnmappedCall, toolwire.MalformedResponse,
-                toolwire.SpecError):
+                toolwire.ProviderError, toolwire.SpecError):
         assert issubclass(cls, toolwire.ToolwireError)
 
 

@@ -88,6 +88,21 @@ def test_refusals_all_give_a_reason() -> None:
             assert getattr(entry, "reason", "").strip(), f"{fmt}{entry.pointer}"
 
 
+def test_every_bundled_format_declares_its_shape_and_error_body() -> None:
+    missing = [f"{fmt} ({part})" for fmt, spec in REGISTRY.specs().items()
+               for part in ("shape", "error") if getattr(spec, part) is None]
+    assert missing == [], "formats that would read an error body or a stranger as 0 calls"
+
+
+def test_every_error_declaration_has_a_provider_error_case() -> None:
+    # a spec file that declares its own error body (not only its base's) has a case of it
+    own = {path.stem for path in WIRE_DIR.glob("*.yaml")
+           if "\nerror:" in path.read_text(encoding="utf-8")}
+    covered = {name.split("/")[0] for name, _, test in each_test(WIRE_CASES)
+               if test["expect"].get("error", {}).get("code") == "provider_error"}
+    assert sorted(own - covered) == []
+
+
 @pytest.mark.parametrize("path", sorted(SCHEMA_DIR.glob("*.json")), ids=lambda p: p.name)
 def test_every_meta_schema_key_has_a_description(path: Path) -> None:
     schema = json.loads(path.read_text(encoding="utf-8"))

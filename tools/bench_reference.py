@@ -25,7 +25,7 @@ from typing import Any
 
 import jmespath
 
-from toolwire import MalformedResponse, ToolCall, UnknownItemType, UnmappedCall
+from toolwire import MalformedResponse, ProviderError, ToolCall, UnknownItemType, UnmappedCall
 from toolwire.arguments import decode_arguments_coded
 from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 from toolwire.toolcall import copy_json
@@ -109,6 +109,25 @@ def _unknown(fmt: str, index: int, item_type: Any, where: str) -> UnknownItemTyp
     return UnknownItemType(fmt, index, shown, f"unknown {fmt} item type {item_type!r}", where)
 
 
+def _is_error(fmt: str, error: bool, message: Any = None) -> None:
+    """The provider's error body, as a careful reader checks for it first."""
+    if error:
+        raise ProviderError(fmt, message if type(message) is str else None)
+
+
+def _is_reply(fmt: str, holds: bool) -> None:
+    """What every reply of the format holds, as a careful reader checks before its items."""
+    if not holds:
+        raise MalformedResponse(fmt, "not a reply of the format")
+
+
+def _objects_with(value: Any, key: str, kind: type, optional: bool = False) -> bool:
+    """``value`` is a list of objects whose ``key`` holds a ``kind`` (or nothing)."""
+    return type(value) is list and all(
+        type(v) is dict and (type(v.get(key)) is kind or (optional and v.get(key) is None))
+        for v in value)
+
+
 # --- OpenAI Chat Completions ----------------------------------------------------------
 
 _OPENAI_CUSTOM = (
@@ -117,6 +136,11 @@ _OPENAI_CUSTOM = (
 
 
 def openai(response: dict[str, Any]) -> list[ToolCall]:
+    error = response.get("error")
+    _is_error("openai", (type(error) is dict and response.get("type") != "error"
+              and type(error.get("status")) is not str and response.get("status") != "failed")
+              or response.get("object") == "error", _get(error, "message"))
+    _is_reply("openai", _objects_with(response.get("choices"), "message", dict))
     calls: list[ToolCall] = []
     message = _get(_first(response.get("choices")), "message")
     where = "choices[0].message.tool_calls"
@@ -151,6 +175,12 @@ def openai(response: dict[str, Any]) -> list[ToolCall]:
     return calls
 
 
+def openrouter(response: dict[str, Any]) -> list[ToolCall]:
+    """Chat Completions, where a choice that finished with an error carries it."""
+    _is_error("openrouter", type(_get(_first(response.get("choices")), "error")) is dict)
+    return openai(response)
+
+
 # --- OpenAI Responses -----------------------------------------------------------------
 
 _RESPONSES_REFUSE = frozenset(
@@ -162,6 +192,7 @@ _RESPONSES_PASS = frozenset(
         # server-side
         "web_search_call", "file_search_call", "code_interpreter_call",
         "image_generation_call", "mcp_call", "mcp_list_tools", "program", "multi_agent_call",
+        "x_search_call", "code_execution_call", "view_image_call", "view_x_video_call",
         # not calls
         "message", "output_text", "refusal", "reasoning", "compaction", "additional_tools",
         "agent_message", "function_call_output", "custom_tool_call_output",
@@ -195,6 +226,11 @@ def _responses_item(index: int, item: dict[str, Any], where: str) -> ToolCall | 
 
 
 def responses(response: dict[str, Any]) -> list[ToolCall]:
+    error = response.get("error")
+    _is_error("responses", (type(error) is dict and response.get("type") != "error"
+              and (response.get("status") == "failed" or response.get("output") is None))
+              or (response.get("type") == "error" and type(response.get("message")) is str))
+    _is_reply("responses", type(response.get("output")) is list)
     calls: list[ToolCall] = []
     for index, item in enumerate(_items("responses", response.get("output"), "output")):
         where = f"output[{index}]"
@@ -221,6 +257,8 @@ def responses(response: dict[str, Any]) -> list[ToolCall]:
 def anthropic(response: dict[str, Any]) -> list[ToolCall]:
     # Unknown block types are reported, not refused, and nothing is refused: only
     # tool_use blocks yield calls.
+    _is_error("anthropic", response.get("type") == "error" and type(response.get("error")) is dict)
+    _is_reply("anthropic", type(response.get("content")) is list)
     calls: list[ToolCall] = []
     for index, block in enumerate(_items("anthropic", response.get("content"), "content")):
         if type(block) is not dict:
@@ -240,6 +278,10 @@ def anthropic(response: dict[str, Any]) -> list[ToolCall]:
 def gemini(response: dict[str, Any]) -> list[ToolCall]:
     # A part is a call when it carries a non-null functionCall (the first key its type is
     # read from); unknown parts are reported, nothing is refused.
+    _is_error("gemini", type(_get(response.get("error"), "status")) is str)
+    candidates = response.get("candidates")
+    _is_reply("gemini", _objects_with(candidates, "content", dict, optional=True) or (
+        candidates is None and type(response.get("promptFeedback")) is dict))
     calls: list[ToolCall] = []
     content = _get(_first(response.get("candidates")), "content")
     where = "candidates[0].content.parts"
@@ -263,6 +305,8 @@ def gemini(response: dict[str, Any]) -> list[ToolCall]:
 # --- Ollama /api/chat -----------------------------------------------------------------
 
 def ollama(response: dict[str, Any]) -> list[ToolCall]:
+    _is_error("ollama", type(response.get("error")) is str, response.get("error"))
+    _is_reply("ollama", type(response.get("message")) is dict)
     calls: list[ToolCall] = []
     where = "message.tool_calls"
     tool_calls = _get(response.get("message"), "tool_calls")
@@ -284,6 +328,10 @@ def ollama(response: dict[str, Any]) -> list[ToolCall]:
 def bedrock(response: dict[str, Any]) -> list[ToolCall]:
     # A block's type is its first non-null member; only a toolUse that is not a server
     # tool use is a call. Unknown blocks are reported, nothing is refused.
+    output = response.get("output")
+    _is_error("bedrock", type(response.get("Error")) is dict or (type(output) is not dict and (
+        type(response.get("message")) is str or type(response.get("Message")) is str)))
+    _is_reply("bedrock", type(_get(output, "message")) is dict)
     calls: list[ToolCall] = []
     message = _get(response.get("output"), "message")
     where = "output.message.content"
@@ -305,6 +353,10 @@ def bedrock(response: dict[str, Any]) -> list[ToolCall]:
 
 def cohere(response: dict[str, Any]) -> list[ToolCall]:
     # Chat Completions' tool call shape; any type but function fails closed.
+    message = response.get("message")
+    _is_error("cohere", (type(message) is str and type(response.get("type")) is not str)
+              or response.get("finish_reason") == "ERROR")
+    _is_reply("cohere", type(message) is dict)
     calls: list[ToolCall] = []
     where = "message.tool_calls"
     tool_calls = _get(response.get("message"), "tool_calls")
@@ -333,6 +385,7 @@ REFERENCES: Mapping[str, Extractor] = {
     "gemini": gemini,
     "ollama": ollama,
     "openai": openai,
+    "openrouter": openrouter,
     "responses": responses,
 }
 
@@ -380,6 +433,10 @@ def _naive_item(
 
 def naive_extract(spec: WireSpec, response: dict[str, Any]) -> list[ToolCall]:
     """The spec's extraction with ``jmespath.search`` evaluating every expression."""
+    if spec.error is not None:
+        _is_error(spec.format, jmespath.search(spec.error.when.source, response) is True)
+    if spec.shape is not None:
+        _is_reply(spec.format, jmespath.search(spec.shape.when.source, response) is True)
     calls: list[ToolCall] = []
     for source in spec.sources:
         where = source.select.source

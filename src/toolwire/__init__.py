@@ -21,6 +21,7 @@ from .arguments import decode_arguments
 from .errors import (
     MalformedResponse,
     NotDeclared,
+    ProviderError,
     SpecError,
     SpecProblem,
     ToolwireError,
@@ -60,6 +61,7 @@ __all__ = [
     "MalformedResponse",
     "MalformedStream",
     "NotDeclared",
+    "ProviderError",
     "RefusedItem",
     "Registry",
     "RenderError",
@@ -139,7 +141,8 @@ def locate(
 
     Server-side call items are never located. Raises :class:`UnknownFormat`,
     :class:`UnmappedCall` (an item the client must answer that the spec refuses; its
-    ``reply`` is the partial :class:`Reply`) and :class:`MalformedResponse`.
+    ``reply`` is the partial :class:`Reply`), :class:`MalformedResponse` (a body that is not
+    a reply of the format) and :class:`ProviderError` (the provider's error body).
     """
     return Registry.default().locate(fmt, data, strict=strict, choice=choice)
 

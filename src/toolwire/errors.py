@@ -9,6 +9,7 @@ attributes, so that callers and tests branch on data rather than on message text
     ├── UnmappedCall                  "unmapped_call"      the client must act, no mapping
     │   └── UnknownItemType           "unknown_item_type"  a type no list of the spec names
     ├── MalformedResponse             "malformed_response" the reply is not of the format's shape
+    ├── ProviderError                 "provider_error"     the body is the provider's error
     ├── NotDeclared                   "not_declared"       the spec declares no such part
     └── SpecError                     "spec_error"         a spec failed to load; see .problems
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MalformedResponse",
     "NotDeclared",
+    "ProviderError",
     "SpecError",
     "SpecProblem",
     "ToolwireError",
@@ -148,12 +150,15 @@ class MalformedResponse(ToolwireError, ValueError):
         item_index: int | None = None,
         field: str | None = None,
         location: str = "",
+        *,
+        looks_like: str | None = None,
     ) -> None:
         self.format = format
         self.reason = reason
         self.item_index = item_index
         self.field = field
         self.location = location
+        self.looks_like = looks_like
         parts = [format or "response"]
         if item_index is not None:
             parts.append(f"item {item_index}")
@@ -171,6 +176,52 @@ class MalformedResponse(ToolwireError, ValueError):
             "item_index": self.item_index,
             "field": self.field,
             "reason": self.reason,
+            "looks_like": self.looks_like,
+        }
+
+
+class ProviderError(ToolwireError):
+    """The body is the provider's error, not a reply: an HTTP error body logged as the
+    reply, or a reply that says its generation failed (specs/README.md §1.12).
+
+    The provider's own facts are fields — ``error_message``, ``error_type``,
+    ``error_code`` (each a string, or None where the body has none) and
+    ``provider_data`` (more fields the spec keeps, such as Groq's ``failed_generation``,
+    the model's raw attempt) — so a caller can retry on a rate limit and log the rest.
+    """
+
+    code = "provider_error"
+
+    def __init__(
+        self,
+        format: str,
+        error_message: str | None,
+        error_type: str | None = None,
+        error_code: str | None = None,
+        provider_data: dict[str, Any] | None = None,
+    ) -> None:
+        self.format = format
+        self.error_message = error_message
+        self.error_type = error_type
+        self.error_code = error_code
+        self.provider_data = provider_data or {}
+        kind = ", ".join(f"{k} {v}" for k, v in (("type", error_type), ("code", error_code))
+                         if v is not None)
+        said = " ".join((error_message or "(no message)").split())  # one line
+        super().__init__(
+            f"{format}: the provider answered with an error"
+            f"{f' ({kind})' if kind else ''}: {said}"
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": str(self),
+            "format": self.format,
+            "error_message": self.error_message,
+            "error_type": self.error_type,
+            "error_code": self.error_code,
+            "provider_data": dict(self.provider_data),
         }
 
 

@@ -17,12 +17,12 @@ import os
 from _collections_abc import Callable, Iterable, Mapping
 from _thread import allocate_lock
 
-from .errors import SpecError, SpecProblem, UnknownFormat
+from .errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
 from .paths import bundled_specs_dir
 from .reply import Reply
 from .spec import WireSpec, compile_wire_spec
 from .toolcall import ToolCall
-from .wire import coerce_response, interpreter
+from .wire import coerce_response, gate, interpreter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -329,7 +329,11 @@ class Registry:
         self, fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
     ) -> list[dict[str, Any]]:
         """The raw call items the client must execute, in response order."""
-        return interpreter.locate(self.spec(fmt), data, strict, choice)
+        spec = self.spec(fmt)
+        try:
+            return interpreter.locate(spec, data, strict, choice)
+        except gate.ShapeMismatch as exc:
+            raise self._elsewhere(spec, data, exc) from None
 
     def extract(
         self, fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
@@ -337,22 +341,30 @@ class Registry:
         """The client's tool calls in ``data``, read as format ``fmt`` (alternative
         ``choice`` of a reply that holds several)."""
         spec = self._specs.get(fmt) if type(fmt) is str else None
-        if choice:
+        try:
+            if spec is not None and type(data) is dict and not choice:
+                fast = spec.fast.get(strict)  # interpreter.extract's first step, inlined
+                if fast is not None:
+                    found: list[ToolCall] | None = fast(data)
+                    if found is None:
+                        return interpreter.walk_extract(spec, data, strict)
+                    return found  # [] only for a reply of the format (wire.fastpath)
             return interpreter.extract(spec or self.spec(fmt), data, strict, choice)
-        if spec is not None and type(data) is dict:
-            fast = spec.fast.get(strict)  # interpreter.extract's first step, inlined: hot
-            if fast is not None:
-                found: list[ToolCall] | None = fast(data)
-                if found is None:
-                    return interpreter.walk_extract(spec, data, strict)
-                return found  # [] only for a reply that is no stream event (wire.fastpath)
-        return interpreter.extract(spec or self.spec(fmt), data, strict)
+        except gate.ShapeMismatch as exc:
+            raise self._elsewhere(self.spec(fmt), data, exc) from None
 
     def extract_sniff(self, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
-        """Sniff the format, then extract; ``[]`` when no format recognises the shape."""
+        """Sniff the format, then extract; ``[]`` when no format recognises the shape —
+        unless some format's ``error`` does: a provider's error body is a
+        :class:`ProviderError` (specs/README.md §1.12)."""
         response = coerce_response(data, None)
         fmt = self.sniff_format(response)
-        return [] if fmt is None else self.extract(fmt, response, strict=strict)
+        if fmt is None:
+            error = self._error_of(response)
+            if error is not None:
+                raise error
+            return []
+        return self.extract(fmt, response, strict=strict)
 
     def from_fmt(self, fmt: str, raw_item: Any) -> ToolCall | None:
         """One raw call item (as :meth:`locate` returns them) as a :class:`ToolCall`."""
@@ -380,7 +392,10 @@ class Registry:
         """
         text_spec = self.text_spec(text_format) if text_format is not None else None
         spec, response = self._spec_for(fmt, data)
-        reply = interpreter.read(spec, response, strict, choice)
+        try:
+            reply = interpreter.read(spec, response, strict, choice)
+        except gate.ShapeMismatch as exc:
+            raise self._elsewhere(spec, response, exc) from None
         offered = None
         if tools is not None:
             from .tools import as_tools  # only with tools: jsonschema stays unloaded otherwise
@@ -400,10 +415,31 @@ class Registry:
         response = coerce_response(data, None)
         sniffed = self.sniff_format(response)
         if sniffed is None:
+            error = self._error_of(response)
+            if error is not None:  # the provider's error body (specs/README.md §1.12)
+                raise error
             for spec in self._all.values():  # a stream event says which accumulator
                 interpreter.refuse_stream_event(spec, response)
             raise UnknownFormat(None, self._all)
         return self.spec(sniffed), response
+
+    def _error_of(self, response: dict[str, Any]) -> ProviderError | None:
+        """The provider error ``response`` is for the first format, in sniff order, whose
+        ``error`` holds on it (:mod:`toolwire.wire.elsewhere`); None where none does."""
+        # Imported here: it loads collections.abc, which a cold read does without
+        # (tests/test_lazy_imports.py), and only a body no format reads comes here.
+        from .wire.elsewhere import error_of
+
+        return error_of(self._sniff_order, self.spec, response)
+
+    def _elsewhere(
+        self, spec: WireSpec, data: Any, mismatch: MalformedResponse
+    ) -> ProviderError | MalformedResponse:
+        """What to raise for a body without ``spec``'s shape: another format's provider
+        error, or the mismatch naming the format it fits (:mod:`toolwire.wire.elsewhere`)."""
+        from .wire.elsewhere import elsewhere  # see _error_of
+
+        return elsewhere(self._sniff_order, self.spec, spec, data, mismatch)
 
     def from_structured_output(
         self, fmt: str | None, data: Any, tool_name: str, *, choice: int = 0
@@ -414,7 +450,10 @@ class Registry:
         from .wire.structured import structured_call
 
         spec, response = self._spec_for(fmt, data)
-        return structured_call(spec, response, tool_name, choice)
+        try:
+            return structured_call(spec, response, tool_name, choice)
+        except gate.ShapeMismatch as exc:
+            raise self._elsewhere(spec, response, exc) from None
 
     def extract_from_text(
         self, fmt: str, text: str, **params: Any

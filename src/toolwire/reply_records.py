@@ -73,15 +73,21 @@ class ItemRecord(_Located):
 
 
 class SkippedItem(_Located):
-    """A call item that yielded no :class:`ToolCall` (no usable name), and why."""
+    """A call item that yielded no :class:`ToolCall` (no usable name), and why — or a call
+    the reply says the model attempted that did not come out (Gemini's
+    ``MALFORMED_FUNCTION_CALL``): then ``item_index`` is None and ``location`` ``""``, the
+    record being about the reply rather than one of its items, and ``item_type`` names the
+    failure."""
 
     __slots__ = ("item_index", "item_type", "location", "reason")
-    item_index: int
+    item_index: int | None
     location: str
     item_type: str | None
     reason: str
 
-    def __init__(self, item_index: int, location: str, item_type: str | None, reason: str) -> None:
+    def __init__(
+        self, item_index: int | None, location: str, item_type: str | None, reason: str
+    ) -> None:
         setfield(self, "item_index", item_index)
         setfield(self, "location", location)
         setfield(self, "item_type", item_type)

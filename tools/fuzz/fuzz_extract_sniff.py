@@ -1,8 +1,9 @@
 """Fuzz the sniffing entry points: ``sniff_format``, ``extract_sniff`` and ``read(None, …)``.
 
 Input: the reply body as bytes. Beyond the oracle of :mod:`_common`, the three must agree:
-an unrecognised shape is ``None`` / ``[]`` / :class:`toolwire.UnknownFormat`, a
-recognised one gives the calls of ``read`` on the sniffed format.
+an unrecognised shape is ``None`` / ``[]`` / :class:`toolwire.UnknownFormat` — or, for a
+provider's error body, ``None`` and the same :class:`toolwire.ProviderError` from both
+readers — a recognised one gives the calls of ``read`` on the sniffed format.
 
     python tools/fuzz/fuzz_extract_sniff.py CORPUS_DIR -max_total_time=600
 """
@@ -32,7 +33,10 @@ def check(body: bytes) -> None:
     read = _common.outcome(lambda: toolwire.read(None, body), _common.reply_data)
     if sniffed[1] is None:
         assert calls in (("ok", []), read), f"unknown shape gave {calls}"
-        assert read[0] == "error" and read[1]["code"] in ("unknown_format", "malformed_response")
+        assert read[0] == "error" and read[1]["code"] in (
+            "unknown_format", "malformed_response", "provider_error")
+        if read[1]["code"] == "provider_error":
+            assert calls == read, f"extract_sniff and read(None) disagree:\n{calls}\n{read}"
     else:
         assert read[0] == "error" or read[1]["format"] == sniffed[1]
         expected = ("ok", read[1]["tool_calls"]) if read[0] == "ok" else read

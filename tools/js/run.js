@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { loadFolder, loadFile, compileSpec, sortProblems } from './lib/loader.js';
-import { read, sniff, fates, fromStructuredOutput, ToolwireError } from './lib/interpreter.js';
+import { read, readIn, sniff, fates, fromStructuredOutput, ToolwireError } from './lib/interpreter.js';
 import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
 import { compileTools, checkCalls } from './lib/tools.js';
@@ -96,13 +96,15 @@ const REPLY_CHECKS = {
   fates: (reply, want) => expectSame(fates(reply), want, 'fates'),
   choice_count: (reply, want) => expectSame(reply.choice_count, want, 'choice_count'),
 };
-const ERROR_KEYS = ['code', 'item_index', 'item_type', 'reply'];
+// §4: the fields an expected error may give, compared exactly where given.
+const ERROR_FIELDS = ['item_index', 'item_type', 'looks_like', 'format', 'error_message', 'error_type', 'error_code', 'provider_data'];
+const ERROR_KEYS = ['code', ...ERROR_FIELDS, 'reply'];
 
 function checkError(error, want, what = 'error') {
   if (!(error instanceof ToolwireError)) throw error;
   onlyKeys(want, ERROR_KEYS, `expect.${what}`);
   expectSame(error.code, want.code, `${what} code`);
-  for (const field of ['item_index', 'item_type']) if (field in want) expectSame(error[field] ?? null, want[field], `${what} ${field}`);
+  for (const field of ERROR_FIELDS) if (field in want) expectSame(error[field] ?? null, want[field], `${what} ${field}`);
   if ('reply' in want) {
     if (!error.reply) throw new Error(`${what} carries no partial reply`);
     onlyKeys(want.reply, Object.keys(REPLY_CHECKS), `expect.${what}.reply`);
@@ -112,7 +114,9 @@ function checkError(error, want, what = 'error') {
 
 const TEST_KEYS = ['description', 'response', 'strict', 'choice', 'structured_output', 'expect'];
 const FIRST_LIST = ['calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'skipped'];
-function checkReply(spec, test, all) {
+// How a test reads: a wire case with every bundled spec at hand (readIn: sniffing, errors
+// and shape hints, §1.11-1.12); an interpreter case with its one inline spec.
+function checkReply(spec, test, all, reader = (data, strict, choice) => read(spec, data, strict, choice)) {
   onlyKeys(test, TEST_KEYS, 'test');
   const { expect } = test;
   if (test.structured_output) {
@@ -129,10 +133,10 @@ function checkReply(spec, test, all) {
   }
   onlyKeys(expect, [...Object.keys(REPLY_CHECKS), 'error', 'sniff'], 'expect');
   if (expect.error) {
-    try { read(spec, test.response, test.strict ?? null, test.choice ?? null); } catch (error) { checkError(error, expect.error); return; }
+    try { reader(test.response, test.strict ?? null, test.choice ?? null); } catch (error) { checkError(error, expect.error); return; }
     throw new Error(`expected error ${expect.error.code}, read succeeded`);
   }
-  const reply = read(spec, test.response, test.strict ?? null, test.choice ?? null);
+  const reply = reader(test.response, test.strict ?? null, test.choice ?? null);
   if (replyJsonAt !== -1 && !all) {
     const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
     replyJson.push({ file: currentFile, test: currentTest, ...dumped(spec, reply, response, test.choice === undefined) });
@@ -165,8 +169,8 @@ const runners = {
       let format = data.format;
       if ('sniff' in test.expect) expectSame(sniff(specs, test.response), test.expect.sniff, 'sniff');
       if (format === null) format = sniff(specs, test.response);
-      if (!specs[format]) throw new Error(`no spec ${format}`);
-      checkReply(specs[format], test, false);
+      const reader = (response, strict, choice) => readIn(specs, data.format, response, strict, choice);
+      checkReply(specs[format] || null, test, false, reader);
     }
   },
   interpreter(data) {

@@ -141,7 +141,9 @@ class Tally:
         self.blank = 0  # blank lines skipped
         self.replies = 0  # summary rows written
         self.kinds: dict[str, int] = {}
-        # format: [replies, calls, server calls, refused, truncated, unreadable]
+        # format: [replies, calls, server calls, refused, truncated, unreadable, provider
+        # errors]: a provider's error body (an outage, a rate limit) is counted apart from a
+        # record toolwire could not read, so the statistics show outages as outages
         self.formats: dict[str, list[int]] = {}
         self.errors: dict[str, int] = {}
 
@@ -155,7 +157,7 @@ class Tally:
                 fmt = row.get("format") or "(unknown)"
                 figures = self.formats.get(fmt)
                 if figures is None:
-                    figures = self.formats[fmt] = [0, 0, 0, 0, 0, 0]
+                    figures = self.formats[fmt] = [0, 0, 0, 0, 0, 0, 0]
                 figures[0] += 1
                 figures[1] += row.get("n_calls") or 0
                 figures[2] += row.get("n_server_calls") or 0
@@ -163,7 +165,7 @@ class Tally:
                 figures[4] += 1 if row.get("truncated") else 0
                 code = row.get("error_code")
                 if code is not None:
-                    figures[5] += 1
+                    figures[6 if code == "provider_error" else 5] += 1
                     self.errors[code] = self.errors.get(code, 0) + 1
 
     @property

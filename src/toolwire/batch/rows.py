@@ -190,7 +190,9 @@ def _refused(
     """Items the spec did not turn into calls: skipped (no usable name) and unknown types."""
     found: list[tuple[int, dict[str, Any]]] = []
     for skip in reply.skipped:
-        found.append((skip.item_index, _refused_row(
+        # A failed call the reply reports (item_index None) is about the reply: it goes last.
+        at = skip.item_index if skip.item_index is not None else len(reply.items)
+        found.append((at, _refused_row(
             skip.item_index, skip.item_type, skip.location, skip.reason, record_id)))
     for record in unknown_items:
         what = repr(record.item_type) if record.item_type is not None else "none"

@@ -269,13 +269,15 @@ def _clock(seconds: float) -> str:
 
 
 def _summary(tally: Tally, seconds: float, jobs: int, files: int, out: TextIO) -> None:
-    """The table of replies, calls, server calls, refused items, truncations and errors."""
+    """The table of replies, calls, server calls, refused items, truncations and errors
+    (records toolwire could not read apart from the provider's own error bodies)."""
     rate = tally.records / seconds if seconds > 0 else 0.0
     out.write(
         f"toolwire batch: {tally.records:,} records from {files} input(s) in {seconds:.1f} s,"
         f" {rate:,.0f} replies/s with {jobs} process(es)\n"
     )
-    header = ("format", "replies", "calls", "server calls", "refused", "truncated", "unreadable")
+    header = ("format", "replies", "calls", "server calls", "refused", "truncated", "unreadable",
+              "provider errors")
     rows = [
         (fmt, *(f"{n:,}" for n in figures))
         for fmt, figures in sorted(tally.formats.items(), key=lambda kv: (-kv[1][0], kv[0]))
@@ -287,8 +289,9 @@ def _summary(tally: Tally, seconds: float, jobs: int, files: int, out: TextIO) -
         cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:],
                                                                            strict=True)]
         out.write("  ".join(cells) + "\n")
-    if tally.errors:
-        shown = ", ".join(f"{code} {n:,}" for code, n in sorted(tally.errors.items()))
+    unreadable = sorted((c, n) for c, n in tally.errors.items() if c != "provider_error")
+    if unreadable:
+        shown = ", ".join(f"{code} {n:,}" for code, n in unreadable)
         out.write(f"unreadable by code: {shown}\n")
     kinds = ", ".join(f"{kind} {tally.kinds.get(kind, 0):,}"
                       for kind in ("reply", "call", "server_call", "refused"))

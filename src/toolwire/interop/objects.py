@@ -11,10 +11,11 @@ dependency: an object is recognised by what it can do (duck typing), in this ord
   into plain data, then made JSON by :func:`jsonable`.
 
 What differs per format is declared in the spec's ``normalize`` part, not here
-(specs/README.md §5): ``shape``, which a whole reply's JSON satisfies — so a part of a
-reply passed as the reply (a bare ``message``, ``candidates[0].content``) is an error,
-not 0 calls — and ``aliases`` with ``detect`` for dumps written with the SDK's own keys
+(specs/README.md §5): ``aliases`` with ``detect`` for dumps written with the SDK's own keys
 (google-genai's ``model_dump()`` is snake_case: ``function_call``, ``finish_reason``).
+Whether an object's JSON is a whole reply — not a part of one passed as the reply (a bare
+``message``, ``candidates[0].content``) — is the spec's ``shape``, checked for every
+response alike (:mod:`toolwire.wire.gate`).
 
 Plain dicts never come here unless the spec's ``detect`` holds on them: reading a wire
 body costs what it cost before.
@@ -321,13 +322,7 @@ def to_wire_json(data: Any, spec: WireSpec | None, format: str | None) -> dict[s
         return dict(value) if type(value) is not dict else value
     if not wire_keys:
         value = normalised(spec, value)
-    shape = spec.normalize.shape if spec.normalize is not None else None
-    if shape is not None and shape.evaluate(value) is not True:
-        raise MalformedResponse(
-            spec.format,
-            f"a {type_name(data)} is not a whole {spec.format} reply (its JSON fails"
-            f" {shape.source!r}): pass the response object the SDK returned, not a part of"
-            " it (a message, a choice, a candidate's content) or another API's object",
-        )
+    # Whether it is a whole reply is the spec's shape, checked where every response is
+    # (toolwire.wire.gate), with a word on SDK objects there.
     response: dict[str, Any] = value
     return response

@@ -141,7 +141,15 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
         spec.stream_event,
     )
     if normalize is not None:
-        extras += (normalize.shape, normalize.detect)
+        extras += (normalize.detect,)
+    if spec.shape is not None:
+        extras += (spec.shape.when,)
+    error = spec.error
+    if error is not None:
+        extras += (error.when, error.message, error.type, error.code)
+        extras += tuple(expression for _, expression in error.keep)
+    for failed in spec.failed_calls:
+        extras += (failed.when, failed.reason)
     if spec.render is not None:
         extras += tuple(spec.render.expressions.values())
     for extra in extras:

@@ -32,6 +32,12 @@ __all__ = [
     "run_wire_test", "same_json", "structured_differences",
 ]
 
+ERROR_FIELDS = (
+    "item_index", "item_type", "looks_like", "format", "error_message", "error_type",
+    "error_code", "provider_data",
+)
+"""Fields of an expected error compared where the case gives them (specs/README.md §4)."""
+
 OPTIONAL_CALL_KEYS = ("raw_arguments", "item_index", "provider_data")
 """Keys of an expected call compared only where the case gives them (specs/README.md §4)."""
 
@@ -184,7 +190,7 @@ def error_differences(expected: dict[str, Any], error: dict[str, Any] | None,
     if error is None:
         return [f"{where}: expected {expected['code']}, got no error"]
     out = differences(f"{where}.code", expected["code"], error.get("code"))
-    for field in ("item_index", "item_type"):
+    for field in ERROR_FIELDS:
         if field in expected:
             out += differences(f"{where}.{field}", expected[field], error.get(field))
     if "reply" in expected:  # the partial reply an unmapped_call carries
@@ -262,9 +268,12 @@ def run_wire_test(registry: Registry, fmt: str | None, test: dict[str, Any]) -> 
         reply = registry.read(fmt, response, **options)
     except ToolwireError as exc:
         out += read_differences(expect, {"error": exc.to_dict()})
-        if fmt is not None:  # extract refuses the same way
+        if fmt is not None or exc.code == "provider_error":  # extract refuses the same way
             try:
-                registry.extract(fmt, response, **options)
+                if fmt is None:
+                    registry.extract_sniff(response, strict=options["strict"])
+                else:
+                    registry.extract(fmt, response, **options)
             except ToolwireError as again:
                 if type(again) is not type(exc):
                     out.append(f"extract: raised {type(again).__name__},"

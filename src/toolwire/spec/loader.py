@@ -224,10 +224,9 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     if isinstance(render, dict):
         yield from render_expressions(render)
     normalize = data.get("normalize")
-    if isinstance(normalize, dict):
-        for key in ("shape", "detect"):
-            if isinstance(normalize.get(key), str):
-                yield f"/normalize/{key}", normalize[key]
+    if isinstance(normalize, dict) and isinstance(normalize.get("detect"), str):
+        yield "/normalize/detect", normalize["detect"]
+    yield from _reply_part_expressions(data)
     for i, source in enumerate(_objects(data.get("items"))):
         if isinstance(source.get("select"), str):
             yield f"/items/{i}/select", source["select"]
@@ -248,6 +247,28 @@ def _expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     yield from tools_expressions(data)
 
     yield from stream_expressions(data)
+
+
+def _reply_part_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """The expressions of ``shape``, ``error`` and ``failed_calls`` (specs/README.md
+    §1.11-1.13): what a reply, an error body and a failed call look like."""
+    shape = data.get("shape")
+    if isinstance(shape, dict) and isinstance(shape.get("when"), str):
+        yield "/shape/when", shape["when"]
+    error = data.get("error")
+    if isinstance(error, dict):
+        for key in ("when", "message", "type", "code"):
+            if isinstance(error.get(key), str):
+                yield f"/error/{key}", error[key]
+        keep = error.get("keep")
+        if isinstance(keep, dict):
+            for name, source in keep.items():
+                if isinstance(source, str):
+                    yield f"/error/keep/{escape_pointer(name)}", source
+    for i, failed in enumerate(_objects(data.get("failed_calls"))):
+        for key in ("when", "reason"):
+            if isinstance(failed.get(key), str):
+                yield f"/failed_calls/{i}/{key}", failed[key]
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:

@@ -27,12 +27,15 @@ __all__ = [
     "KINDS",
     "CallEntry",
     "Entry",
+    "ErrorPart",
+    "FailedCall",
     "IgnoreEntry",
     "Nested",
     "Normalize",
     "RefuseEntry",
     "RenderPart",
     "ServerEntry",
+    "Shape",
     "Source",
     "UnlistedKey",
     "WireSpec",
@@ -173,27 +176,75 @@ class Source(Record):
 class Normalize(Record):
     """The ``normalize`` part: how an SDK's objects and dumps become this spec's wire JSON.
 
-    ``shape`` must hold on a normalised SDK object (else a part of a reply, or another
-    format's object, was passed); ``detect`` holds on a reply written with the SDK's own
-    keys, which ``aliases`` then rename (never inside the values of ``verbatim`` keys).
+    ``detect`` holds on a reply written with the SDK's own keys, which ``aliases`` then
+    rename (never inside the values of ``verbatim`` keys). Whether an object is a whole
+    reply is the spec's :class:`Shape`, as for any response.
     """
 
-    __slots__ = ("aliases", "call_keys", "detect", "shape", "verbatim")
-    shape: Expression | None
+    __slots__ = ("aliases", "call_keys", "detect", "verbatim")
     detect: Expression | None
     aliases: Mapping[str, str]
     verbatim: frozenset[str]
     call_keys: tuple[str, ...]
 
     def __init__(
-        self, shape: Expression | None, detect: Expression | None, aliases: Mapping[str, str],
+        self, detect: Expression | None, aliases: Mapping[str, str],
         verbatim: frozenset[str], call_keys: tuple[str, ...],
     ) -> None:
-        setfield(self, "shape", shape)
         setfield(self, "detect", detect)
         setfield(self, "aliases", aliases)
         setfield(self, "verbatim", verbatim)
         setfield(self, "call_keys", call_keys)
+
+
+class Shape(Record):
+    """What every reply of the format looks like (specs/README.md §1.11): ``when`` holds on
+    each, and ``needs`` says in words what a body failing it lacks."""
+
+    __slots__ = ("needs", "when")
+    when: Expression
+    needs: str
+
+    def __init__(self, when: Expression, needs: str) -> None:
+        setfield(self, "when", when)
+        setfield(self, "needs", needs)
+
+
+class ErrorPart(Record):
+    """The provider's error body (specs/README.md §1.12): where ``when`` holds, the body is
+    an error, its facts read by ``message``, ``type``, ``code`` and the ``keep`` fields."""
+
+    __slots__ = ("code", "keep", "message", "type", "when")
+    when: Expression
+    message: Expression
+    type: Expression | None
+    code: Expression | None
+    keep: tuple[tuple[str, Expression], ...]
+
+    def __init__(
+        self, when: Expression, message: Expression, type: Expression | None,
+        code: Expression | None, keep: tuple[tuple[str, Expression], ...],
+    ) -> None:
+        setfield(self, "when", when)
+        setfield(self, "message", message)
+        setfield(self, "type", type)
+        setfield(self, "code", code)
+        setfield(self, "keep", keep)
+
+
+class FailedCall(Record):
+    """A reply's word for a call the model attempted that did not come out
+    (specs/README.md §1.13): where ``when`` holds, a ``skipped`` record of ``type``."""
+
+    __slots__ = ("reason", "type", "when")
+    when: Expression
+    type: str
+    reason: Expression | None
+
+    def __init__(self, when: Expression, type: str, reason: Expression | None) -> None:
+        setfield(self, "when", when)
+        setfield(self, "type", type)
+        setfield(self, "reason", reason)
 
 
 class RenderPart(Record):
@@ -247,12 +298,15 @@ class WireSpec(Record):
         "data",
         "doc_ref",
         "entries",
+        "error",
+        "failed_calls",
         "fast",
         "finish_reason",
         "format",
         "normalize",
         "path",
         "render",
+        "shape",
         "sniff",
         "sniff_priority",
         "sources",
@@ -284,6 +338,9 @@ class WireSpec(Record):
     structured_output: Expression | None
     choices: tuple[str, ...] | None
     stream_event: Expression | None
+    shape: Shape | None
+    error: ErrorPart | None
+    failed_calls: tuple[FailedCall, ...]
 
     def __init__(
         self,
@@ -307,6 +364,9 @@ class WireSpec(Record):
         structured_output: Expression | None = None,
         choices: tuple[str, ...] | None = None,
         stream_event: Expression | None = None,
+        shape: Shape | None = None,
+        error: ErrorPart | None = None,
+        failed_calls: tuple[FailedCall, ...] = (),
     ) -> None:
         for name, value in (
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
@@ -317,7 +377,8 @@ class WireSpec(Record):
             ("render", render),
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
             ("structured_output", structured_output), ("choices", choices),
-            ("stream_event", stream_event),
+            ("stream_event", stream_event), ("shape", shape), ("error", error),
+            ("failed_calls", failed_calls),
         ):
             setfield(self, name, value)
 
@@ -405,7 +466,6 @@ def _normalize(
     call_types = {t for t, entries in table.items() if any(type(e) is CallEntry for e in entries)}
     call_keys = tuple(sorted(k for k, v in aliases.items() if v in call_types))
     return Normalize(
-        shape=_optional(part, "shape", compiler),
         detect=_optional(part, "detect", compiler),
         aliases=aliases,
         verbatim=frozenset(part.get("verbatim") or ()),
@@ -465,6 +525,30 @@ def compile_wire_spec(
         normalize=_normalize(data, table, compiler),
         render=_render(data, compiler),
         stream_event=_optional(stream, "event", compiler),
+        shape=_shape(data, compiler),
+        error=_error(data, compiler),
+        failed_calls=tuple(
+            FailedCall(compiler(f["when"]), f["type"], _optional(f, "reason", compiler))
+            for f in data.get("failed_calls") or ()
+        ),
+    )
+
+
+def _shape(data: Mapping[str, Any], compiler: Compile) -> Shape | None:
+    part = data.get("shape")
+    return None if not part else Shape(compiler(part["when"]), part["needs"])
+
+
+def _error(data: Mapping[str, Any], compiler: Compile) -> ErrorPart | None:
+    part = data.get("error")
+    if not part:
+        return None
+    return ErrorPart(
+        when=compiler(part["when"]),
+        message=compiler(part["message"]),
+        type=_optional(part, "type", compiler),
+        code=_optional(part, "code", compiler),
+        keep=tuple((key, compiler(source)) for key, source in (part.get("keep") or {}).items()),
     )
 
 

@@ -155,6 +155,22 @@ def _sniff(registry: Registry, fmt: str, response: dict[str, Any]) -> dict[str, 
     }
 
 
+def _refusal(registry: Registry, fmt: str, data: Any, strict: bool | None, choice: int,
+             exc: ToolwireError) -> dict[str, Any]:
+    """The verdict on a body refused before its items are walked (the provider's error, a
+    body without the format's shape): ``read``'s own error, which names the format the
+    body fits where another one does (specs/README.md §1.11)."""
+    try:
+        registry.read(fmt, data, strict=strict, choice=choice)
+    except ToolwireError as final:
+        exc = final
+    verdict: dict[str, Any] = {"error": exc.code, "message": str(exc)}
+    looks_like = getattr(exc, "looks_like", None)
+    if looks_like is not None:
+        verdict["looks_like"] = looks_like
+    return verdict
+
+
 def explain(registry: Registry, fmt: str, data: Any, *, strict: bool | None = None,
             choice: int = 0) -> dict[str, Any]:
     """The trace of reading ``data`` as ``fmt`` (JSON data), ending with ``read``'s verdict."""
@@ -167,7 +183,7 @@ def explain(registry: Registry, fmt: str, data: Any, *, strict: bool | None = No
         response = _response(spec, data)
         chosen, count = choice_view(spec, response, choice)
     except ToolwireError as exc:
-        trace["verdict"] = {"error": exc.code, "message": str(exc)}
+        trace["verdict"] = _refusal(registry, fmt, data, strict, choice, exc)
         return trace
     trace["sniff"] = _sniff(registry, fmt, response)
     trace["choice"] = {"read": choice, "count": count}

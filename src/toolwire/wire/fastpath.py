@@ -17,7 +17,8 @@ would write by hand for that provider — and compiles it on first use:
 The generated code handles the regular case only. On anything irregular — a selection
 that is not a list, an item that is not an object, a refused or (where the spec fails
 closed) unknown type, an expression that fails, a reply without calls that is one event
-of the format's stream (``stream.event``) — it returns ``None`` and the caller
+of the format's stream (``stream.event``), the provider's error body or a body without
+the format's shape (:mod:`.gate`) — it returns ``None`` and the caller
 runs the interpreter, which raises the exact error with its location. ``extract`` has no
 side effects, so running it again is safe, and the answer is the interpreter's by
 construction; ``tests/test_fastpath.py`` checks both agree on the whole suite.
@@ -347,6 +348,22 @@ def _dispatch_code(
         )
 
 
+def _gate_code(w: _Writer, spec: WireSpec) -> None:
+    """Decline a body the interpreter's first step refuses (:mod:`.gate`): the provider's
+    error body, or one without the format's shape. The walk then raises the error. The
+    predicates are written out as Python where their form allows (:mod:`.fastpred`)."""
+    from .fastpred import condition
+
+    for predicate, refuses_when in ((spec.error, True), (spec.shape, False)):
+        if predicate is None:
+            continue
+        written = condition(predicate.when.ast, "response")
+        if written is None:
+            written = w.holds(2, predicate.when, "response")
+        w.line(2, f"if {'' if refuses_when else 'not '}{written}:")
+        w.line(3, "return None")
+
+
 def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, Any]]:
     """The generated function's source and the constants it needs."""
     w = _Writer()
@@ -354,6 +371,7 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     w.line(1, "calls = []")
     w.line(1, "append = calls.append")
     w.line(1, "try:")
+    _gate_code(w, spec)
     prefixes: dict[Any, str] = {}
     for index, (source, data) in enumerate(zip(spec.sources, spec.data["items"], strict=True)):
         w.line(2, f"# source {index}: {source.select.source!r}")
@@ -400,13 +418,21 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     return "\n".join(w.lines) + "\n", w.constants
 
 
+def _engine_error() -> int:
+    """Where the engine raises (``length`` of null, ``starts_with`` of a non-string), a
+    written-out condition raises too, which makes the generated code decline
+    (:mod:`.fastpred`)."""
+    raise ValueError("a function's argument is of the wrong type")
+
+
 def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
     """Compile the spec's extract function (see the module docstring)."""
     text, constants = source_code(spec, refuse_unknown)
     namespace: dict[str, Any] = {
         "__builtins__": {"type": type, "dict": dict, "list": list, "str": str, "len": len,
                          "Exception": Exception, "enumerate": enumerate,
-                         "isinstance": isinstance, "map": map},
+                         "isinstance": isinstance, "map": map, "int": int, "float": float,
+                         "bool": bool},
         "_get": field_of,
         "_index": element_of,
         "_id_text": any_id_text,
@@ -418,6 +444,7 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_PLAIN": _PLAIN,
         "_rare": rare_of,
         "_flat": _WORDS.issuperset,  # numbers are checked by _copy (toolcall.NotJSONValue)
+        "_engine_error": _engine_error,
         **constants,
     }
     exec(compile(text, f"<toolwire fast extract: {spec.format}>", "exec"), namespace)

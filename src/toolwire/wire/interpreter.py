@@ -21,6 +21,8 @@ from ..errors import MalformedResponse, ToolwireError, UnknownItemType, Unmapped
 from ..expression import NotJSONError
 from ..spec import CallEntry, Entry, RefuseEntry, WireSpec
 from ..toolcall import NotJSONValue, ToolCall, copy_json, id_text
+from . import gate
+from .gate import refuse_stream_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,10 +36,13 @@ if TYPE_CHECKING:
     _Located = tuple[int, Any, str, dict[str, Any], Any]
     """(top-level item index, location key, location, item, item type) for one item."""
 
-__all__ = ["coerce_response", "extract", "from_item", "locate", "read"]
+__all__ = [
+    "coerce_response", "extract", "from_item", "locate", "read", "refuse_stream_event",
+]
 
 
 _JSON_SCALARS = (str, int, float, list, tuple, type(None))
+_JSON_TEXT = (str, bytes, bytearray, memoryview)
 
 
 def coerce_response(
@@ -84,7 +89,12 @@ _OBJECTS: Any = None
 
 def _response(spec: WireSpec, data: Any) -> dict[str, Any]:
     """The response as the spec's wire JSON (see :func:`coerce_response`); a dict written
-    with an SDK's own keys (the spec's ``normalize.detect``) renamed to the wire's."""
+    with an SDK's own keys (the spec's ``normalize.detect``) renamed to the wire's.
+
+    Every reading of a response starts here, so here it is checked to be one
+    (:func:`toolwire.wire.gate.check`: the provider's error body, a stream event, a body
+    without the format's shape are refused before any item is read).
+    """
     response = coerce_response(data, spec.format, spec)
     normalize = spec.normalize
     if normalize is not None and normalize.detect is not None:
@@ -96,23 +106,8 @@ def _response(spec: WireSpec, data: Any) -> dict[str, Any]:
             from ..interop.objects import normalised
 
             response = normalised(spec, response)
+    gate.check(spec, response, data)
     return response
-
-
-def refuse_stream_event(spec: WireSpec, response: dict[str, Any]) -> None:
-    """A stream event handed to read() fails loudly instead of reading as "no calls".
-
-    The spec's ``stream.event`` predicate says what one event of its stream looks like
-    (specs/README.md §9.9): a Chat Completions chunk holds its calls under ``delta``, so
-    reading it as a response would answer ``[]`` on a reply that held calls.
-    """
-    event = spec.stream_event
-    if event is not None and event.evaluate(response) is True:
-        raise MalformedResponse(
-            spec.format,
-            f"this is one event of a {spec.format} stream, not a response: feed the events"
-            f" to toolwire.Accumulator({spec.format!r}) (or toolwire.read_stream)",
-        )
 
 
 def _location(spec: WireSpec, key: Any) -> str:
@@ -328,7 +323,6 @@ def locate(
 ) -> list[dict[str, Any]]:
     """The raw call items the client must execute, in response order, unparsed."""
     response = _response(spec, data)
-    refuse_stream_event(spec, response)
     if choice:
         response = _chosen(spec, response, choice)
     try:
@@ -353,7 +347,13 @@ def extract(
     The spec's generated extract function (:mod:`toolwire.wire.fastpath`) answers the regular
     case; when it declines (``None``), the walk below answers, or raises the exact error.
     """
-    response = data if type(data) is dict else coerce_response(data, spec.format, spec)
+    if type(data) is dict:
+        response = data
+    elif isinstance(data, _JSON_TEXT):
+        response = _response(spec, data)
+    else:  # an SDK object, made the wire's JSON (and renamed) already: only checked
+        response = coerce_response(data, spec.format, spec)
+        gate.check(spec, response, data)
     if choice:
         response = _chosen(spec, _response(spec, response), choice)
     fast = spec.fast.get(strict)
@@ -371,9 +371,7 @@ def extract(
 
 def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> list[ToolCall]:
     """:func:`extract` by walking the spec's tables: the semantics the fast path follows."""
-    if spec.normalize is not None and spec.normalize.detect is not None:
-        response = _response(spec, response)
-    refuse_stream_event(spec, response)
+    response = _response(spec, response)
     calls: list[ToolCall] = []
     try:
         for index, _, item, _, entry in _classified(spec, response, strict):

@@ -40,14 +40,13 @@ from .interpreter import (
     _response,
     _text,
     _walk_located,
-    refuse_stream_event,
 )
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["choice_view", "read_reply"]
+__all__ = ["choice_view", "failed_calls", "read_reply"]
 
 
 def _check_choice(choice: Any) -> int:
@@ -119,10 +118,24 @@ def _unknown_reason(spec: WireSpec, item_type: Any) -> str:
     return f"the {spec.format} spec lists no item type {str(item_type)!r}"
 
 
+def failed_calls(spec: WireSpec, response: dict[str, Any]) -> list[SkippedItem]:
+    """The calls the reply says the model attempted and that did not come out
+    (specs/README.md §1.13): a ``skipped`` record each, about the reply as a whole."""
+    found = []
+    for failed in spec.failed_calls:
+        if failed.when.evaluate(response) is not True:
+            continue
+        reason = failed.reason.evaluate(response) if failed.reason is not None else None
+        if not isinstance(reason, str) or not reason:
+            reason = (f"the reply reports a call the model attempted that did not come out"
+                      f" ({failed.type})")
+        found.append(SkippedItem(None, "", failed.type, str.__str__(reason)))
+    return found
+
+
 def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
     """Everything at once: calls, server-side calls, truncation and every loose end."""
     whole = _response(spec, data)
-    refuse_stream_event(spec, whole)
     response, count = choice_view(spec, whole, choice)
     refuse_unknown = _refuses_unknown(spec, strict)
     calls: list[ToolCall] = []
@@ -174,6 +187,8 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
     try:
         truncated = spec.truncated is not None and spec.truncated.evaluate(response) is True
         finish = spec.finish_reason.evaluate(response) if spec.finish_reason else None
+        if spec.failed_calls:
+            skipped.extend(failed_calls(spec, response))
     except ValueError as exc:
         if not errors:
             raise _guarded(spec, exc) from None

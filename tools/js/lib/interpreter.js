@@ -185,13 +185,53 @@ export const emptyReply = (spec) => ({
   call_records: [], items: [], truncated: false, finish_reason: null, choice: 0, choice_count: null, text: null,
 });
 
+// A provider error's field (§1.12): a string as sent, a number as an id writes it, else null.
+const fact = (value) => (typeof value === 'string' ? value : (typeof value === 'number' ? (idText(value) || null) : null));
+
+// The provider_error `response` is per the spec's `error` (§1.12), or null.
+export function providerError(spec, response) {
+  const part = spec.error;
+  if (!part || !holds(part.when, response)) return null;
+  const kept = (part.keep || []).map(([key, e]) => [key, e.evaluate(response)]).filter(([, v]) => v !== null);
+  const fields = {
+    format: spec.format, error_message: fact(part.message.evaluate(response)),
+    error_type: part.type ? fact(part.type.evaluate(response)) : null,
+    error_code: part.code ? fact(part.code.evaluate(response)) : null,
+    provider_data: Object.fromEntries(kept.map(([key, value]) => [key, structuredClone(value)])),
+  };
+  return new ToolwireError('provider_error', `${spec.format}: the provider answered with an error: ${fields.error_message}`, fields);
+}
+
+// §1.3 step 1 after parsing: the provider's error, a stream event (§9.9), a body without the
+// shape (§1.11), in that order; `shape_mismatch` marks the last for a registry (readIn).
+export function gate(spec, response) {
+  try {
+    const error = providerError(spec, response);
+    if (error) throw error;
+    if (spec.stream_event && holds(spec.stream_event, response)) {
+      throw malformed(`this is one event of a ${spec.format} stream, not a response: use the Accumulator`);
+    }
+    if (spec.shape && !holds(spec.shape.when, response)) {
+      throw malformed(`the body has no ${spec.shape.needs}, which every ${spec.format} reply has`, { looks_like: null, shape_mismatch: true });
+    }
+  } catch (error) {
+    if (error instanceof ToolwireError) throw error;
+    throw malformed(`an expression of the spec failed: ${error.message}`);
+  }
+}
+
+// The reply's failed calls (§1.13): a skipped record each, about the reply as a whole.
+function failedCalls(spec, view) {
+  return (spec.failed_calls || []).filter((f) => holds(f.when, view)).map((f) => {
+    const reason = f.reason ? f.reason.evaluate(view) : null;
+    return { item_index: null, location: '', item_type: f.type, reason: typeof reason === 'string' && reason ? reason : `the reply reports a failed call (${f.type})` };
+  });
+}
+
 // read(spec, response, strict, choice): the Reply of §1.3 (records, choices and text included).
 export function read(spec, data, strict = null, choice = null) {
   const response = normalized(spec, parsed(data));
-  // specs/README.md §9.9: one event of the format's stream is refused, naming the accumulator.
-  if (spec.stream_event && holds(spec.stream_event, response)) {
-    throw malformed(`this is one event of a ${spec.format} stream, not a response: use the Accumulator`);
-  }
+  gate(spec, response);
   const { view, count, choice: chosen } = viewOf(spec, response, choice);
   const refuseUnknown = strict === null || strict === undefined ? spec.unknown_items === 'refuse' : strict;
   const reply = { ...emptyReply(spec), choice: chosen, choice_count: count };
@@ -200,6 +240,7 @@ export function read(spec, data, strict = null, choice = null) {
     for (const walked of walk(spec, view)) visit(spec, reply, refusals, walked, refuseUnknown);
     reply.truncated = spec.truncated ? holds(spec.truncated, view) : false;
     reply.finish_reason = spec.finish_reason ? textOrNull(spec.finish_reason.evaluate(view)) : null;
+    reply.skipped.push(...failedCalls(spec, view));
     if (spec.content) reply.text = textOf(spec.content.evaluate(view));
   } catch (error) {
     if (refusals.length) throw withReply(refusals[0], reply); // the first refusal wins (§1.3 step 7)
@@ -227,7 +268,9 @@ function textOf(value) {
 export function fromStructuredOutput(spec, data, toolName, choice = null) {
   if (typeof toolName !== 'string' || !toolName) throw new TypeError('tool_name must be a non-empty string');
   if (!spec.structured_output) throw new ToolwireError('not_declared', `${spec.format} declares no structured_output`, { part: 'structured_output' });
-  const { view } = viewOf(spec, normalized(spec, parsed(data)), choice);
+  const response = normalized(spec, parsed(data));
+  gate(spec, response);
+  const { view } = viewOf(spec, response, choice);
   let text;
   try { text = spec.structured_output.text.evaluate(view); } catch (error) { throw malformed(`the text selector failed: ${error.message}`); }
   if (Array.isArray(text) && text.every((t) => typeof t === 'string')) text = text.length ? text.join('') : null;
@@ -249,12 +292,65 @@ export function fates(reply) {
   });
 }
 
+// The specs with a sniff, by descending priority then name (§1.3).
+const sniffOrder = (specs) => Object.values(specs).filter((s) => s.sniff)
+  .sort((a, b) => b.sniff.priority - a.sniff.priority || (a.format < b.format ? -1 : 1));
+
 // The first spec, by descending priority then name, whose sniff predicate holds.
 export function sniff(specs, data) {
-  const candidates = Object.values(specs).filter((s) => s.sniff)
-    .sort((a, b) => b.sniff.priority - a.sniff.priority || (a.format < b.format ? -1 : 1));
-  for (const spec of candidates) {
+  for (const spec of sniffOrder(specs)) {
     try { if (holds(spec.sniff.when, data)) return spec.format; } catch { /* not this one */ }
   }
   return null;
+}
+
+// The provider_error of the first spec in sniff order (`but` left out) whose error holds (§1.12).
+function errorOf(specs, response, but = null) {
+  for (const spec of sniffOrder(specs)) {
+    if (spec.format === but) continue;
+    try { const error = providerError(spec, response); if (error) return error; } catch { /* not this one */ }
+  }
+  return null;
+}
+
+// §1.11: a body without the shape of `spec`, looked at by the other specs: another format's
+// provider_error, or the mismatch naming the first other format whose sniff and shape hold.
+function elsewhere(specs, spec, response, mismatch) {
+  const error = errorOf(specs, response, spec.format);
+  if (error) return error;
+  for (const other of sniffOrder(specs)) {
+    if (other.format === spec.format) continue;
+    try {
+      if (!holds(other.sniff.when, response)) continue;
+      gate(other, normalized(other, response));
+    } catch { continue; }
+    mismatch.looks_like = other.format;
+    mismatch.message += `; this looks like a ${other.format} reply: use format '${other.format}'`;
+    return mismatch;
+  }
+  return mismatch;
+}
+
+// read with every spec at hand (a registry, §1.11-1.12): `format` null sniffs, a body no
+// format sniffs is tried against the specs' errors, and a shape mismatch is looked at again.
+export function readIn(specs, format, data, strict = null, choice = null) {
+  const response = parsed(data);
+  let spec = format === null ? null : specs[format];
+  if (format === null) {
+    const sniffed = sniff(specs, response);
+    if (sniffed === null) {
+      const error = errorOf(specs, response);
+      if (error) throw error;
+      for (const other of Object.values(specs)) {
+        if (other.stream_event && holds(other.stream_event, response)) throw malformed(`this is one event of a ${other.format} stream`);
+      }
+      throw new ToolwireError('unknown_format', 'no format recognises this response', { format: null });
+    }
+    spec = specs[sniffed];
+  }
+  if (!spec) throw new ToolwireError('unknown_format', `unknown format ${format}`, { format });
+  try { return read(spec, response, strict, choice); } catch (error) {
+    if (error instanceof ToolwireError && error.shape_mismatch) throw elsewhere(specs, spec, response, error);
+    throw error;
+  }
 }

@@ -48,7 +48,8 @@ function schemaProblems(doc, data, specsDir, at = (pointer, rule, message, key) 
 function* expressions(data) {
   for (const key of ['truncated', 'finish_reason']) if (typeof data[key] === 'string') yield [`/${key}`, data[key]];
   if (data.sniff && typeof data.sniff.when === 'string') yield ['/sniff/when', data.sniff.when];
-  for (const key of ['shape', 'detect']) if (data.normalize && typeof data.normalize[key] === 'string') yield [`/normalize/${key}`, data.normalize[key]];
+  if (data.normalize && typeof data.normalize.detect === 'string') yield ['/normalize/detect', data.normalize.detect];
+  yield* replyPartExpressions(data);
   if (data.render && typeof data.render === 'object') yield* renderExpressions(data.render);
   for (const [i, source] of objects(data.items).entries()) {
     if (typeof source.select === 'string') yield [`/items/${i}/select`, source.select];
@@ -69,8 +70,23 @@ function* expressions(data) {
   yield* streamExpressions(data);
 }
 
+// §1.11-1.13: the expressions of `shape`, `error` and `failed_calls`.
+function* replyPartExpressions(data) {
+  if (data.shape && typeof data.shape.when === 'string') yield ['/shape/when', data.shape.when];
+  const error = data.error && typeof data.error === 'object' && !Array.isArray(data.error) ? data.error : null;
+  if (error) {
+    for (const key of ['when', 'message', 'type', 'code']) if (typeof error[key] === 'string') yield [`/error/${key}`, error[key]];
+    for (const [name, source] of Object.entries(error.keep && typeof error.keep === 'object' ? error.keep : {})) {
+      if (typeof source === 'string') yield [`/error/keep/${escapePointer(name)}`, source];
+    }
+  }
+  for (const [i, failed] of objects(data.failed_calls).entries()) {
+    for (const key of ['when', 'reason']) if (typeof failed[key] === 'string') yield [`/failed_calls/${i}/${key}`, failed[key]];
+  }
+}
+
 // §2.2: the pointers whose expression is a predicate.
-const PREDICATE = new RegExp('^/(?:truncated|sniff/when|normalize/(?:shape|detect)'
+const PREDICATE = new RegExp('^/(?:truncated|sniff/when|shape/when|error/when|failed_calls/\\d+/when|normalize/detect'
   + '|(?:calls|server_side|ignore|refuse)/\\d+/when|items/\\d+/nested/\\d+/when'
   + '|stream/(?:event|complete|sniff/when|error/when|refuse/\\d+/when|rules/\\d+/when))$');
 
@@ -322,6 +338,13 @@ export function compileSpec(data) {
     structured_output: data.structured_output ? { text: c(data.structured_output.text) } : null,
     content: typeof data.content === 'string' ? c(data.content) : null,
     normalize: data.normalize ? { ...data.normalize, detect: data.normalize.detect ? c(data.normalize.detect) : null } : null,
+    shape: data.shape ? { when: c(data.shape.when), needs: data.shape.needs } : null,
+    error: data.error ? {
+      when: c(data.error.when), message: c(data.error.message),
+      type: data.error.type ? c(data.error.type) : null, code: data.error.code ? c(data.error.code) : null,
+      keep: Object.entries(data.error.keep || {}).map(([name, source]) => [name, c(source)]),
+    } : null,
+    failed_calls: (data.failed_calls || []).map((f) => ({ when: c(f.when), type: f.type, reason: f.reason ? c(f.reason) : null })),
     data, // the resolved spec, for the parts compiled by their own modules (tools, stream, render)
   };
 }
