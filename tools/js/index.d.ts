@@ -132,6 +132,14 @@ export declare class ToolwireError extends Error {
   readonly reply?: unknown;
   readonly item_index?: number | null;
   readonly item_type?: string | null;
+  /** malformed_response: the format whose replies this body looks like, or null. */
+  readonly looks_like?: string | null;
+  /** provider_error: the provider's own words about the failure. */
+  readonly error_message?: string | null;
+  readonly error_type?: string | null;
+  readonly error_code?: string | null;
+  /** provider_error: fields the spec keeps (Groq's failed_generation: the model's raw attempt). */
+  readonly provider_data?: Record<string, Json> | null;
   readonly [fact: string]: unknown;
 }
 

@@ -3,7 +3,7 @@
 // export`'s specs.json), compiled on first use; a user's own specs are YAML text or data, loaded
 // and checked as the bundled ones were (specs/README.md §2), and may extend the bundled ones.
 import { compileSpec, loadFile, sortProblems } from '../lib/loader.js';
-import { read as readSpec, sniff, fromStructuredOutput, withNested, visit, emptyReply, ToolwireError } from '../lib/interpreter.js';
+import { read as readSpec, readIn, sniff, fromStructuredOutput, withNested, visit, emptyReply, ToolwireError } from '../lib/interpreter.js';
 import { holds } from '../lib/expression.js';
 import { loads, isObject } from '../lib/json.js';
 import { normalized } from '../lib/normalize.js';
@@ -117,9 +117,10 @@ export class Registry {
 
   // Everything at once (§1.3): calls, server calls, truncation, finish reason, loose ends.
   read(format, data, { strict = null, choice = null, tools = null } = {}) {
-    const spec = this.#specFor(format, data);
-    const raw = readSpec(spec, data, strict, choice);
-    if (tools !== null && tools !== undefined) raw.calls = checkCalls(this.#compiledTools(spec.format, tools), raw.calls);
+    if (format !== null && format !== undefined) this.spec(format); // an unknown name, named
+    // With every spec at hand: an error body or another format's reply is named (§1.11-1.12).
+    const raw = readIn(this.specs(), format ?? null, data, strict, choice);
+    if (tools !== null && tools !== undefined) raw.calls = checkCalls(this.#compiledTools(raw.format, tools), raw.calls);
     return new Reply(raw);
   }
 
@@ -129,7 +130,7 @@ export class Registry {
   // The raw call items, unparsed, in response order; an item the spec refuses throws as read does.
   locate(format, data, { strict = null } = {}) {
     const spec = this.spec(formatName(format));
-    readSpec(spec, data, strict); // every refusal and malformation, as read() raises them
+    readIn(this.specs(), spec.format, data, strict); // every refusal and malformation, as read() raises them
     const response = normalized(spec, parsed(data));
     const reply = emptyReply(spec); const found = [];
     for (const source of spec.items) {
