@@ -232,3 +232,47 @@ def test_a_format_without_render_is_a_clear_error() -> None:
     assert registry.spec("openai").render is not None
     with pytest.raises(toolwire.UnknownFormat):
         toolwire.convert(reply, "no_such_format")
+
+
+# --- answering many calls ---------------------------------------------------------------
+
+
+def _many_calls(n: int, ids: bool) -> toolwire.Reply:
+    parts = [{"functionCall": {"name": "roll", "args": {"n": i},
+                               **({"id": f"c{i}"} if ids else {})}} for i in range(n)]
+    return toolwire.read("gemini", {"candidates": [{"content": {"parts": parts}}]})
+
+
+def _seconds_to_answer(reply: toolwire.Reply, keys: list[Any]) -> float:
+    import time
+
+    results = dict.fromkeys(keys, "ok")
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        reply.answer(results)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize("key", ["call", "id", "equal call"])
+def test_answering_4x_the_calls_takes_about_4x_the_time(key: str) -> None:
+    def keys(reply: toolwire.Reply) -> list[Any]:
+        if key == "id":
+            return [c.id for c in reply.calls]
+        if key == "equal call":
+            return [toolwire.ToolCall.from_dict(c.to_dict()) for c in reply.calls]
+        return list(reply.calls)
+
+    small, large = _many_calls(2_500, True), _many_calls(10_000, True)
+    ratio = _seconds_to_answer(large, keys(large)) / _seconds_to_answer(small, keys(small))
+    assert ratio < 8, f"4x the calls took {ratio:.1f}x the time (linear: 4, quadratic: 16)"
+
+
+def test_an_equal_call_still_names_one_call_among_thousands() -> None:
+    reply = _many_calls(3_000, False)
+    twin = toolwire.ToolCall.from_dict(reply.calls[1234].to_dict())
+    assert twin is not reply.calls[1234]
+    others = {c: "x" for i, c in enumerate(reply.calls) if i != 1234}
+    answered = reply.answer({**others, twin: "found"})[0]["parts"]
+    assert answered[1234]["functionResponse"]["response"] == {"result": "found"}

@@ -204,11 +204,17 @@ export function answer(spec, reply, results) {
   const format = spec.format;
   const fate = fates(reply);
   const slotOf = new Map();
+  // Keys resolve through maps built once: scanning the calls per key would make n answers cost n².
+  const byId = new Map(); const byObject = new Map();
+  reply.calls.forEach((c, i) => {
+    byObject.set(c, [i]);
+    if (c.id) { if (!byId.has(c.id)) byId.set(c.id, []); byId.get(c.id).push(i); }
+  });
   for (const key of results.keys()) {
     let matches;
     if (typeof key === 'number') matches = reply.calls[key] ? [key] : [];
-    else if (typeof key === 'string') matches = reply.calls.map((c, i) => (c.id === key ? i : -1)).filter((i) => i !== -1);
-    else matches = reply.calls.map((c, i) => (c === key ? i : -1)).filter((i) => i !== -1);
+    else if (typeof key === 'string') matches = byId.get(key) || [];
+    else matches = byObject.get(key) || [];
     if (matches.length !== 1) throw renderError(format, matches.length ? `result key ${String(key)} matches ${matches.length} calls` : `result for no call of the reply: ${String(key)}`);
     if (fate[matches[0]] === 'dropped') throw renderError(format, `a result for the dropped call ${reply.calls[matches[0]].name}`);
     slotOf.set(matches[0], results.get(key));

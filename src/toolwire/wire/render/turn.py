@@ -141,33 +141,77 @@ def _synthesized(spec: WireSpec, part: RenderPart, text: Any, calls: list[ToolCa
     return found
 
 
-def _resolve(reply: Reply, key: Any) -> int:
-    """The index in ``reply.calls`` of the call a results key names."""
-    calls = reply.calls
-    if type(key) is int:  # a call's index in reply.calls: for calls equal in every field
-        if 0 <= key < len(calls):
-            return key
-        raise RenderError(reply.format, f"no call {key}: the reply has {len(calls)}")
-    if isinstance(key, ToolCall):
-        for index, call in enumerate(calls):
-            if call is key:
+class _Keys:
+    """Where each results key points in ``reply.calls``, looked up in a dictionary.
+
+    A loop answers every call of a reply, so resolving each key by scanning the calls
+    would make answering n calls cost n². The very call objects (the usual key) and the
+    ids are indexed when the answer starts; an equal but distinct call is looked up by
+    a frozen copy of its value, indexed only when such a key first appears.
+    """
+
+    def __init__(self, reply: Reply) -> None:
+        self.reply = reply
+        self.calls = reply.calls
+        self.by_object = {id(c): i for i, c in enumerate(self.calls)}
+        self.by_id: dict[str, list[int]] = {}
+        for index, call in enumerate(self.calls):
+            if call.id:
+                self.by_id.setdefault(call.id, []).append(index)
+        self.by_value: dict[Any, list[int]] | None = None
+
+    def _equal_calls(self, key: ToolCall) -> list[int]:
+        if self.by_value is None:
+            self.by_value = {}
+            for index, call in enumerate(self.calls):
+                try:
+                    self.by_value.setdefault(_frozen(call._key()), []).append(index)
+                except (TypeError, RecursionError):  # unhashable or too deep: scanned
+                    self.by_value.setdefault(None, []).append(index)
+        try:
+            found = list(self.by_value.get(_frozen(key._key()), ()))
+        except (TypeError, RecursionError):
+            found = []
+        found.extend(self.by_value.get(None, ()))
+        return sorted(i for i in found if self.calls[i] == key)
+
+    def resolve(self, key: Any) -> int:
+        """The index in ``reply.calls`` of the call a results key names."""
+        calls = self.calls
+        if type(key) is int:  # a call's index in reply.calls: for calls equal in every field
+            if 0 <= key < len(calls):
+                return key
+            raise RenderError(self.reply.format, f"no call {key}: the reply has {len(calls)}")
+        if isinstance(key, ToolCall):
+            index = self.by_object.get(id(key))
+            if index is not None and calls[index] is key:
                 return index
-        matches = [i for i, c in enumerate(calls) if c == key]
-    elif isinstance(key, str):
-        matches = [i for i, c in enumerate(calls) if c.id == key and key]
-    else:
-        raise TypeError(
-            "a results key is a call id (str), a ToolCall, or a call's index in reply.calls,"
-            f" not {type(key).__name__}"
+            matches = self._equal_calls(key)
+        elif isinstance(key, str):
+            matches = self.by_id.get(key, []) if key else []
+        else:
+            raise TypeError(
+                "a results key is a call id (str), a ToolCall, or a call's index in"
+                f" reply.calls, not {type(key).__name__}"
+            )
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise RenderError(self.reply.format, f"no call of this reply is {key!r}")
+        raise RenderError(
+            self.reply.format, f"{len(matches)} calls of this reply match {key!r}: key their"
+            " results by their index in reply.calls",
         )
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise RenderError(reply.format, f"no call of this reply is {key!r}")
-    raise RenderError(
-        reply.format, f"{len(matches)} calls of this reply match {key!r}: key their results by"
-        " their index in reply.calls",
-    )
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a call's value that is equal exactly where ``==`` is."""
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    hash(value)
+    return value
 
 
 def answer(
@@ -177,8 +221,9 @@ def answer(
     spec, _ = _spec_of(reply, registry)
     part = _part(spec)
     given: dict[int, Any] = {}
+    keys = _Keys(reply)
     for key, value in results.items():
-        index = _resolve(reply, key)
+        index = keys.resolve(key)
         if index in given:
             raise RenderError(spec.format, f"two results for call {index} ({key!r})")
         given[index] = value
