@@ -21,6 +21,7 @@ from .arguments import decode_arguments
 from .errors import (
     MalformedResponse,
     NotDeclared,
+    RegexBudgetExceeded,
     SpecError,
     SpecProblem,
     ToolwireError,
@@ -61,6 +62,7 @@ __all__ = [
     "MalformedStream",
     "NotDeclared",
     "RefusedItem",
+    "RegexBudgetExceeded",
     "Registry",
     "RenderError",
     "Reply",
