@@ -6,10 +6,20 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { compileExpression, holds } from './expression.js';
 import { loads, isObject } from './json.js';
 import { ToolwireError } from './interpreter.js';
+import { checkReferences, FORMATS } from './tools_schema.js';
 
+// The formats of §8.2 are asserted, any other is an annotation; nothing is ever retrieved
+// (ajv loads no schema it is not given, and checkReferences refuses a $ref it cannot resolve).
+// Patterns are compiled with ajv's RegExp (ECMA, backtracking): unlike Python's bounded
+// engine, a pathological pattern is not bounded here (tools/js/README.md).
+const withFormats = (ajv) => {
+  for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  return ajv;
+};
+const OPTIONS = { allErrors: true, strict: false, validateFormats: true, logger: false };
 const DRAFTS = {
-  draft7: { uri: 'http://json-schema.org/draft-07/schema', make: () => new Ajv({ allErrors: true, strict: false, validateFormats: false }) },
-  'draft2020-12': { uri: 'https://json-schema.org/draft/2020-12/schema', make: () => new Ajv2020({ allErrors: true, strict: false, validateFormats: false }) },
+  draft7: { uri: 'http://json-schema.org/draft-07/schema', make: () => withFormats(new Ajv(OPTIONS)) },
+  'draft2020-12': { uri: 'https://json-schema.org/draft/2020-12/schema', make: () => withFormats(new Ajv2020(OPTIONS)) },
 };
 const validators = {};
 const validatorOf = (dialect) => (validators[dialect] ||= DRAFTS[dialect].make());
@@ -171,7 +181,11 @@ export function compileTools(spec, input) {
       const first = ajv.errors[0];
       throw fail(`its schema is not a valid JSON Schema: ${first.message}`, first.instancePath);
     }
-    offer(name, { name, schema, validate: ajv.compile(schema) }, index);
+    try { checkReferences(schema); } catch (error) { throw fail(error.message, error.pointer); }
+    if (isObject(schema) && typeof schema.$id === 'string') ajv.removeSchema(schema.$id); // one $id, many requests
+    let validate;
+    try { validate = ajv.compile(schema); } catch (error) { throw fail(`its schema does not compile: ${error.message}`, ''); }
+    offer(name, { name, schema, validate }, index);
   });
   return { format, names: [...tools.keys()], parameters: Object.fromEntries([...tools].map(([n, t]) => [n, t.schema])), tools };
 }
@@ -185,7 +199,14 @@ export function checkCalls(compiled, calls) {
     const tool = compiled.tools.get(call.name);
     if (!tool) { checked.unknown_tool = true; return checked; }
     if (!tool.validate || call.arguments_undecodable) return checked;
-    if (tool.validate(call.arguments)) return checked;
+    let valid;
+    try { valid = tool.validate(call.arguments); } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      checked.arguments_invalid = true; // nested deeper than the check can follow (§8.2)
+      checked.arguments_errors = [{ pointer: '', keyword: 'too_deep', message: 'the arguments nest too deeply to be checked' }];
+      return checked;
+    }
+    if (valid) return checked;
     // An applicator (anyOf, oneOf) reports once, as itself: its branches' errors go.
     const applicators = tool.validate.errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
     const errors = tool.validate.errors
