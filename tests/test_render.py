@@ -9,6 +9,7 @@ MCP blocks or errors; convert refuses what the target cannot say, and says why.
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 from typing import Any
 
@@ -169,8 +170,8 @@ def test_results_may_be_mcp_call_tool_results_and_exceptions() -> None:
     assert answers == [
         {"role": "tool", "tool_call_id": "c1", "content": [
             {"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
-        {"role": "tool", "tool_call_id": "c2", "content": "quota"},
-        {"role": "tool", "tool_call_id": "c3", "content": "took too long"},
+        {"role": "tool", "tool_call_id": "c2", "content": "Error: quota"},
+        {"role": "tool", "tool_call_id": "c3", "content": "Error: TimeoutError: took too long"},
     ]
 
 
@@ -276,3 +277,95 @@ def test_an_equal_call_still_names_one_call_among_thousands() -> None:
     others = {c: "x" for i, c in enumerate(reply.calls) if i != 1234}
     answered = reply.answer({**others, twin: "found"})[0]["parts"]
     assert answered[1234]["functionResponse"]["response"] == {"result": "found"}
+
+
+# --- errors the model can read ------------------------------------------------------------
+
+_ONE_CALL = {
+    "openai": {"choices": [{"message": {"tool_calls": [{"id": "c1", "type": "function",
+               "function": {"name": "get_weather", "arguments": "{}"}}]}}]},
+    "responses": {"output": [{"type": "function_call", "call_id": "c1", "name": "get_weather",
+                              "arguments": "{}"}]},
+    "cohere": {"message": {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+               "function": {"name": "get_weather", "arguments": "{}"}}]}},
+    "ollama": {"message": {"role": "assistant", "tool_calls": [
+        {"id": "c1", "function": {"name": "get_weather", "arguments": {}}}]}},
+    "anthropic": {"content": [{"type": "tool_use", "id": "c1", "name": "get_weather",
+                               "input": {}}]},
+    "bedrock": {"output": {"message": {"role": "assistant", "content": [
+        {"toolUse": {"toolUseId": "c1", "name": "get_weather", "input": {}}}]}}},
+    "gemini": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "c1", "name": "get_weather", "args": {}}}]}}]},
+}
+
+
+def _error_text(fmt: str, result: Any) -> Any:
+    reply = toolwire.read(fmt, _ONE_CALL[fmt])
+    rendered = reply.answer({reply.calls[0]: result})
+    message = rendered[0]
+    if fmt == "openai" or fmt == "cohere" or fmt == "ollama":
+        return message["content"]
+    if fmt == "responses":
+        return message["output"]
+    if fmt == "anthropic":
+        block = message["content"][0]
+        return block["content"], block["is_error"]
+    if fmt == "bedrock":
+        block = message["content"][0]["toolResult"]
+        return block["content"][0]["text"], block["status"]
+    return message["parts"][0]["functionResponse"]["response"]
+
+
+@pytest.mark.parametrize("fmt", ["openai", "responses", "cohere", "ollama"])
+def test_where_a_format_has_no_error_flag_the_text_says_error_and_names_the_type(
+    fmt: str,
+) -> None:
+    assert _error_text(fmt, KeyError("city")) == "Error: KeyError: 'city'"
+    assert _error_text(fmt, ValueError()) == "Error: ValueError"
+    assert _error_text(fmt, {"content": [{"type": "text", "text": "quota"}],
+                             "isError": True}) == "Error: quota"
+
+
+def test_where_a_format_has_an_error_flag_the_text_names_the_type() -> None:
+    assert _error_text("anthropic", KeyError("city")) == ("KeyError: 'city'", True)
+    assert _error_text("bedrock", ValueError()) == ("ValueError", "error")
+    assert _error_text("gemini", TimeoutError("slow")) == {"error": "TimeoutError: slow"}
+    assert _error_text("anthropic", {"content": [{"type": "text", "text": "quota"}],
+                                     "isError": True}) == ("quota", True)
+
+
+def test_a_rejected_calls_error_result_is_not_labelled_twice() -> None:
+    reply = toolwire.read("openai", {"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":"}}]}}]})
+    (message,) = reply.answer({})
+    assert message["content"] == toolwire.Reply.error_result(reply.calls[0])
+    assert message["content"].startswith("Error: the arguments") and "Error: Error" not in (
+        message["content"])
+
+
+@pytest.mark.parametrize("fmt, key", [("openai", "content"), ("responses", "output"),
+                                      ("anthropic", "content")])
+def test_an_mcp_result_without_content_is_the_empty_string_where_text_goes(
+    fmt: str, key: str
+) -> None:
+    reply = toolwire.read(fmt, _ONE_CALL[fmt])
+    rendered = reply.answer({reply.calls[0]: {"content": [], "isError": False}})[0]
+    found = rendered["content"][0] if fmt == "anthropic" else rendered
+    assert found[key] == ""
+
+
+def test_an_unknown_tool_is_answered_with_the_tools_on_offer() -> None:
+    request = {"tools": [{"type": "function", "function": {"name": "get_weather"}},
+                         {"type": "function", "function": {"name": "get_time"}}]}
+    body = {"choices": [{"message": {"tool_calls": [{"id": "c1", "type": "function",
+            "function": {"name": "get_wether", "arguments": "{}"}}]}}]}
+    reply = toolwire.read("openai", body, tools=request)
+    tools = toolwire.Tools("openai", request)
+    call = reply.calls[0]
+    help_text = ("Did you mean 'get_weather'? The tools offered are: get_weather, get_time.")
+    assert help_text in reply.error_result(call)
+    assert reply.error_result(call) == tools.error_result(call)
+    assert reply.answer({})[0]["content"] == reply.error_result(call)
+    restored = toolwire.Reply.from_dict(json.loads(json.dumps(reply.to_dict())))
+    assert restored.error_result(restored.calls[0]) == reply.error_result(call)
+    assert [(e.pointer, e.keyword) for e in call.arguments_errors] == [("", "unknown_tool")]

@@ -498,6 +498,7 @@ class ToolCall:
             data["unknown_tool"] = True
         if self.arguments_invalid:
             data["arguments_invalid"] = True
+        if self.arguments_errors:  # an unknown tool's one error names the offered tools
             data["arguments_errors"] = [e.to_dict() for e in self.arguments_errors]
         if self.incomplete:
             data["incomplete"] = True

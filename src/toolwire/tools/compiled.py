@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from .._record import setfield
 from ..reply import Reply
-from ..toolcall import ToolCall, copy_json
+from ..toolcall import ArgumentError, ToolCall, copy_json
 from .definition import ToolDefinition, compile_definition, schema_definition
 from .errors import InvalidTools
 from .part import tool_part
@@ -136,9 +136,12 @@ class Tools:
         Undecodable arguments are not checked: their own error stands."""
         tool = self._by_name.get(call.name)
         if tool is None:
-            if call.unknown_tool and not call.arguments_invalid:
+            offered = (self._offered(call.name),)
+            if call.unknown_tool and not call.arguments_invalid and (
+                    call.arguments_errors == offered):
                 return call
-            return call.replace(unknown_tool=True, arguments_invalid=False, arguments_errors=())
+            return call.replace(unknown_tool=True, arguments_invalid=False,
+                                arguments_errors=offered)
         errors = () if call.arguments_undecodable else tool.errors(call._arguments)
         if errors:
             return call.replace(unknown_tool=False, arguments_invalid=True,
@@ -162,17 +165,22 @@ class Tools:
         setfield(checked, "calls", calls)
         return checked
 
-    def error_result(self, call: ToolCall) -> str:
-        """:meth:`toolwire.Reply.error_result`, plus, for an unknown tool, the offered names
-        (the closest first) so the model can pick one."""
-        text = Reply.error_result(call)
-        if call.unknown_tool and self._by_name:
-            import difflib
+    def _offered(self, name: str) -> ArgumentError:
+        """The verdict's one error for an unknown tool: what was offered, the closest
+        name first, so the model can pick one (specs/README.md §8.2)."""
+        if not self._by_name:
+            return ArgumentError("", "unknown_tool", "No tools were offered.")
+        import difflib
 
-            close = difflib.get_close_matches(call.name, list(self._by_name), n=1)
-            hint = f" Did you mean {close[0]!r}?" if close else ""
-            text += f"{hint} The tools offered are: {', '.join(self._by_name)}."
-        return text
+        close = difflib.get_close_matches(name, list(self._by_name), n=1)
+        hint = f"Did you mean {close[0]!r}? " if close else ""
+        return ArgumentError("", "unknown_tool",
+                             f"{hint}The tools offered are: {', '.join(self._by_name)}.")
+
+    def error_result(self, call: ToolCall) -> str:
+        """:meth:`toolwire.Reply.error_result`: for an unknown tool checked here it names the
+        offered tools (the closest first), as ``reply.answer()`` does."""
+        return Reply.error_result(call)
 
 
 def as_tools(fmt: str, tools: Any, registry: Any = None) -> Tools:

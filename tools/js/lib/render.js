@@ -164,15 +164,21 @@ export function convert(reply, target, { lossy = false } = {}) {
 
 const MCP_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 const isBlocks = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b) && MCP_TYPES.has(b.type));
+// An MCP CallToolResult: only its own keys, its content blocks (or none).
+const RESULT_KEYS = new Set(['content', 'isError', 'structuredContent', '_meta']);
+const isCallToolResult = (v) => isObject(v) && 'content' in v && Object.keys(v).every((k) => RESULT_KEYS.has(k))
+  && (isBlocks(v.content) || (Array.isArray(v.content) && !v.content.length));
 
 // §6.2: the `result.*` variables of one result (a string, JSON value, MCP blocks, a
 // CallToolResult `{content, isError}`, or an Error).
-function resultVars(render, given, format) {
-  let value = given; let isError = false;
-  if (given instanceof Error) { value = given.message; isError = true; }
-  else if (isObject(given) && Array.isArray(given.content) && 'isError' in given) { value = given.content; isError = given.isError === true; }
-  const blocks = isBlocks(value) ? value : null;
+// An Error's type is its `name`; a rejected call's error result says it is one (`labelled`).
+function resultVars(render, given, format, labelled = false) {
+  let value = given; let isError = labelled; let errorType = null;
+  let blocks = isBlocks(value) ? value : null;
+  if (given instanceof Error) { value = given.message; isError = true; errorType = given.name || 'Error'; }
+  else if (isCallToolResult(given)) { value = given.content; blocks = value; isError = given.isError === true; }
   const textOf = () => {
+    if (errorType !== null) return value || errorType;
     if (!blocks) return typeof value === 'string' ? value : JSON.stringify(value);
     return blocks.map((b) => {
       if (b.type !== 'text') throw renderError(format, `a ${b.type} block cannot be written as text in ${format}`);
@@ -184,14 +190,18 @@ function resultVars(render, given, format) {
     if (template === undefined) throw renderError(format, `${format} cannot write an MCP ${block.type} block`);
     return fill(template, lookupIn({ block }), format);
   };
+  // §6.2: result.error names the exception's type; result.error_text says it is an error.
+  const error = () => (errorType === null || !isError ? textOf() : value ? `${errorType}: ${value}` : errorType);
   return {
     isError,
     vars: {
       is_error: isError,
       text: textOf,
+      error,
+      error_text: () => (labelled || !isError ? error() : `Error: ${error()}`),
       value: () => (blocks ? textOf() : value),
       object: () => (isObject(value) && !blocks ? value : { result: blocks ? textOf() : value }),
-      content: () => (blocks ? blocks.map(renderBlock) : textOf()),
+      content: () => (blocks && blocks.length ? blocks.map(renderBlock) : textOf()),
       blocks: () => (blocks ? blocks : [{ type: 'text', text: textOf() }]).map(renderBlock),
     },
   };
@@ -223,11 +233,13 @@ export function answer(spec, reply, results) {
   reply.calls.forEach((call, i) => {
     if (fate[i] === 'dropped') return;
     let given = slotOf.get(i);
+    let labelled = false;
     if (given === undefined) {
       if (fate[i] !== 'rejected') throw renderError(format, `no result for the runnable call ${call.name}`);
-      given = new Error(call.arguments_error || 'the call was rejected');
+      given = `Error: ${call.arguments_error || 'the call was rejected'}.`; // its error result
+      labelled = true;
     }
-    const { isError, vars } = resultVars(render, given, format);
+    const { isError, vars } = resultVars(render, given, format, labelled);
     const template = isError ? render.error_result : render.result;
     rendered.push(fill(template, lookupIn({ call: callVars(call, format), result: vars }), format));
   });

@@ -197,7 +197,11 @@ export function checkCalls(compiled, calls) {
   return calls.map((call) => {
     const checked = { ...call, unknown_tool: false, arguments_invalid: false, arguments_errors: [] };
     const tool = compiled.tools.get(call.name);
-    if (!tool) { checked.unknown_tool = true; return checked; }
+    if (!tool) { // §8.2: one error naming what was offered
+      checked.unknown_tool = true;
+      checked.arguments_errors = [{ pointer: '', keyword: 'unknown_tool', message: `The tools offered are: ${compiled.names.join(', ')}.` }];
+      return checked;
+    }
     if (!tool.validate || call.arguments_undecodable) return checked;
     let valid;
     try { valid = tool.validate(call.arguments); } catch (error) {

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...toolcall import ToolCall
-from .results import call_variables, classify, result_variables
+from .results import Result, call_variables, classify, result_variables
 from .template import ABSENT, RenderError, Scope, fill, placeholders
 
 if TYPE_CHECKING:
@@ -241,8 +241,8 @@ def answer(
             continue
         if index in given:
             result = classify(given[index], spec.format)
-        elif fate == "rejected":
-            result = classify(RuntimeError(type(reply).error_result(call)), spec.format)
+        elif fate == "rejected":  # its error result, which says it is one
+            result = Result("text", type(reply).error_result(call), True, labelled=True)
         else:
             missing.append(f"{index} ({call.name} {call.id!r})")
             continue
