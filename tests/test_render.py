@@ -369,3 +369,45 @@ def test_an_unknown_tool_is_answered_with_the_tools_on_offer() -> None:
     restored = toolwire.Reply.from_dict(json.loads(json.dumps(reply.to_dict())))
     assert restored.error_result(restored.calls[0]) == reply.error_result(call)
     assert [(e.pointer, e.keyword) for e in call.arguments_errors] == [("", "unknown_tool")]
+
+
+# --- convert: ids for calls that have none, refused items --------------------------------
+
+_GEMINI_TWINS = {"candidates": [{"content": {"role": "model", "parts": [
+    {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}},
+    {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}}]}
+
+
+def test_convert_mints_deterministic_ids_every_provider_accepts() -> None:
+    import re
+
+    reply = toolwire.read("gemini", _GEMINI_TWINS)
+    turn = toolwire.convert(reply, "openai", ids="mint")
+    ids = [c["id"] for c in turn["tool_calls"]]
+    assert ids == ["aefe4e95c", "553af602b"]  # tools/js/test/render.test.mjs mints the same
+    assert ids == [c["id"] for c in toolwire.convert(reply, "openai", ids="mint")["tool_calls"]]
+    assert all(re.fullmatch("[a-zA-Z0-9]{9}", i) for i in ids)  # Mistral's rule, the strictest
+    for fmt in ("mistral", "anthropic", "responses", "bedrock", "cohere"):
+        assert ids[0] in json.dumps(toolwire.convert(reply, fmt, ids="mint", lossy=True))
+    back = toolwire.read("openai", {"choices": [{"message": turn}]})
+    assert back.answer({i: "21 C" for i in ids})[1]["tool_call_id"] == ids[1]
+
+
+def test_convert_takes_ids_from_a_function_of_the_call_and_its_index() -> None:
+    reply = toolwire.read("gemini", _GEMINI_TWINS)
+    turn = toolwire.convert(reply, "anthropic", ids=lambda call, i: f"toolu_{call.name}_{i}")
+    assert [b["id"] for b in turn["content"]] == ["toolu_get_weather_0", "toolu_get_weather_1"]
+    with pytest.raises(RenderError, match="no other call has"):
+        toolwire.convert(reply, "anthropic", ids=lambda call, i: "same")
+    with pytest.raises(ValueError, match="ids must be"):
+        toolwire.convert(reply, "anthropic", ids="random")
+
+
+def test_convert_never_drops_a_call_the_source_format_refused() -> None:
+    body = {"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "c2", "type": "custom", "custom": {"name": "grep", "input": "TODO"}}]}}]}
+    with pytest.raises(toolwire.UnmappedCall) as caught:
+        toolwire.read("openai", body)
+    with pytest.raises(RenderError, match=r"refused \(custom\)"):
+        toolwire.convert(caught.value.reply, "anthropic", lossy=True)

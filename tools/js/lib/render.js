@@ -1,5 +1,6 @@
 // Rendering back (specs/README.md §6): the spec's JSON templates filled with a reply's calls,
 // its assistant turn and a whole reply body. roundTrip() checks §6.3's property on one reply.
+import { createHash } from 'node:crypto';
 import { compileExpression } from './expression.js';
 import { isObject } from './json.js';
 import { read, fates, ToolwireError } from './interpreter.js';
@@ -142,10 +143,36 @@ export function roundTrip(spec, response, reply, same) {
 // convert (§6.3): a reply's text and calls as `target`'s assistant turn, refusing what the
 // target cannot express — a call without an id where it `requires_id`, and unless `lossy`
 // provider data its `call` does not write and server-side calls.
-export function convert(reply, target, { lossy = false } = {}) {
+// §6.3: the id `ids: 'mint'` gives the call at `index`: 9 hex digits of the SHA-256 of the
+// index, the name and the arguments text, one per line.
+export function mintId(call, index) {
+  const text = callVars(call, '').arguments_text;
+  return createHash('sha256').update(`${index}\n${call.name}\n${text}`, 'utf8').digest('hex').slice(0, 9);
+}
+
+function withIds(format, kept, ids) {
+  if (!ids || kept.every((c) => c.id)) return kept;
+  const taken = new Set(kept.filter((c) => c.id).map((c) => c.id));
+  return kept.map((call, index) => {
+    if (call.id) return call;
+    let given;
+    if (ids === 'mint') {
+      given = mintId(call, index);
+      for (let salt = 1; taken.has(given); salt++) given = mintId(call, index + salt * kept.length);
+    } else {
+      given = ids(call, index);
+      if (typeof given !== 'string' || !given || taken.has(given)) throw renderError(format, `ids() gave no fresh id for call ${index}`);
+    }
+    taken.add(given);
+    return { ...call, id: given };
+  });
+}
+
+export function convert(reply, target, { lossy = false, ids = null } = {}) {
   const render = target.data.render;
   if (!render) throw renderError(target.format, `${target.format} has no render part`);
-  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
+  if ((reply.refused || []).length) throw renderError(target.format, `the reply holds items its format refused (client actions ${target.format} cannot carry)`);
+  const kept = withIds(target.format, reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped'), ids);
   if (render.requires_id) {
     const bare = kept.find((c) => !c.id);
     if (bare) throw renderError(target.format, `call ${bare.name} has no id, and ${target.format} pairs results with calls by id`);
@@ -159,7 +186,7 @@ export function convert(reply, target, { lossy = false } = {}) {
     }
     if (reply.server_calls.length) throw renderError(target.format, `${target.format} cannot carry calls the provider ran itself`);
   }
-  return assistantTurn(target, reply, undefined);
+  return assistantTurn(target, { ...reply, calls: kept, truncated: false }, undefined); // kept: none dropped
 }
 
 const MCP_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);

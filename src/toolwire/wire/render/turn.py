@@ -18,7 +18,7 @@ module fills those templates from a :class:`~toolwire.Reply`:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...toolcall import ToolCall
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ...reply import Reply
     from ...spec import RenderPart, WireSpec
 
-__all__ = ["answer", "assistant_message", "convert", "render_call", "reply_body"]
+__all__ = ["answer", "assistant_message", "convert", "mint_id", "render_call", "reply_body"]
 
 
 def _spec_of(reply: Reply, registry: Registry | None) -> tuple[WireSpec, dict[str, Any] | None]:
@@ -265,15 +265,61 @@ def answer(
     return [fill(wrapper, Scope(spec.format, {"results": rendered}))]
 
 
+def mint_id(call: ToolCall, index: int) -> str:
+    """The id ``ids="mint"`` gives the call at ``index`` of a turn (specs/README.md §6.3):
+    the first 9 hexadecimal digits of the SHA-256 of ``index``, the name and the arguments
+    text, one per line. Deterministic (the same reply, the same ids) and alphanumeric, 9
+    characters: what the strictest provider accepts (Mistral's ``^[a-zA-Z0-9]{9}$``)."""
+    import hashlib
+
+    text = call_variables(call, "").get("arguments_text")
+    seed = f"{index}\n{call.name}\n{text}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(seed).hexdigest()[:9]
+
+
+def _with_ids(
+    to: str, kept: list[ToolCall], ids: str | Callable[[ToolCall, int], str] | None
+) -> list[ToolCall]:
+    """The kept calls, each without an id given one by ``ids`` (``"mint"`` or a callable)."""
+    if ids is None or all(c.id for c in kept):
+        return kept
+    if ids != "mint" and not callable(ids):
+        raise ValueError(f"ids must be None, 'mint' or a callable (call, index) -> str, not"
+                         f" {ids!r}")
+    taken = {c.id for c in kept if c.id}
+    found: list[ToolCall] = []
+    for index, call in enumerate(kept):
+        if call.id:
+            found.append(call)
+            continue
+        if ids == "mint":
+            given, salt = mint_id(call, index), 0
+            while given in taken:  # two calls alike in every field: the next index's id
+                salt += 1
+                given = mint_id(call, index + salt * len(kept))
+        else:
+            given = ids(call, index)  # type: ignore[operator]
+            if not isinstance(given, str) or not given or given in taken:
+                raise RenderError(to, f"ids() gave {given!r} for call {index} ({call.name}):"
+                                  " an id must be a non-empty string no other call has")
+        taken.add(given)
+        found.append(call.replace(id=given))
+    return found
+
+
 def convert(
-    reply: Reply, to: str, *, registry: Registry | None = None, lossy: bool = False
+    reply: Reply, to: str, *, registry: Registry | None = None, lossy: bool = False,
+    ids: str | Callable[[ToolCall, int], str] | None = None,
 ) -> Any:
     """The reply's text and calls as format ``to``'s assistant turn.
 
     Refused (a :class:`RenderError` with the reason) where the target cannot express the
-    reply: a call without an id where the target answers by id, undecodable arguments
-    where the target's calls carry an object, and — unless ``lossy`` — provider data the
-    target's calls do not carry, or calls the source provider ran itself.
+    reply: a call without an id where the target answers by id (unless ``ids`` gives
+    one: ``"mint"`` for :func:`mint_id`, or a callable ``(call, index) -> str``), undecodable
+    arguments where the target's calls carry an object, items the source format refused
+    (OpenAI ``custom`` calls: a client action no other format can carry, never dropped), and
+    — unless ``lossy`` — provider data the target's calls do not carry, or calls the source
+    provider ran itself.
     """
     from ...registry import Registry
 
@@ -281,11 +327,19 @@ def convert(
     target = (registry or Registry.default()).spec(to)
     part = _part(target)
     call_names = placeholders(part.templates["call"])
-    kept = [c for c, _ in _kept(reply)]
+    if reply.refused:
+        kinds = ", ".join(sorted({r.item_type or "untyped" for r in reply.refused}))
+        raise RenderError(
+            to, f"the reply holds {len(reply.refused)} item(s) {source_spec.format} refused"
+            f" ({kinds}): client actions that are no function call, which {to} cannot carry;"
+            f" answer them in {source_spec.format}",
+        )
+    kept = _with_ids(to, [c for c, _ in _kept(reply)], ids)
     for index, call in enumerate(kept):
         where = f"call {index} ({call.name})"
         if not call.id and part.templates.get("requires_id"):
-            raise RenderError(to, f"{where} has no id, and {to} answers results by call id")
+            raise RenderError(to, f"{where} has no id, and {to} answers results by call id"
+                              " (convert(..., ids='mint') gives each call one)")
         if call.arguments_undecodable and not call_names & {
             "call.arguments_text", "call.arguments_raw"
         }:
