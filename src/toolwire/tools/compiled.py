@@ -23,7 +23,7 @@ from ..reply import Reply
 from ..toolcall import ArgumentError, ToolCall, copy_json
 from .definition import ToolDefinition, compile_definition, schema_definition
 from .errors import InvalidTools
-from .part import tool_part
+from .part import Others, ToolPart, tool_part
 
 __all__ = ["Tools", "as_tools"]
 
@@ -48,10 +48,11 @@ class Tools:
     def __init__(self, fmt: str, request: Any, *, registry: Any = None) -> None:
         from ..registry import Registry
 
-        spec = (registry or Registry.default()).spec(fmt)
+        registry = registry or Registry.default()
+        spec = registry.spec(fmt)
         part = tool_part(spec)
         found: list[ToolDefinition] = []
-        for raw in part.read(request):
+        for raw in part.read(request, _others(registry)):
             found.extend(compile_definition(spec.format, raw, part.translations))
         self._set(spec.format, found)
 
@@ -181,6 +182,34 @@ class Tools:
         """:meth:`toolwire.Reply.error_result`: for an unknown tool checked here it names the
         offered tools (the closest first), as ``reply.answer()`` does."""
         return Reply.error_result(call)
+
+
+_OTHERS: dict[int, tuple[Any, Others]] = {}
+
+
+def _others(registry: Any) -> Others:
+    """Every format of ``registry`` with a tools part, base formats first, the one most
+    formats extend first of all (a foreign list is named ``openai``, not ``groq``)."""
+    held = _OTHERS.get(id(registry))
+    if held is not None and held[0] is registry:
+        return held[1]
+    bases: dict[str, int] = {}
+    found: list[tuple[str, str, ToolPart]] = []
+    for name in registry.formats():
+        spec = registry.spec(name)
+        base = spec.data.get("extends")
+        if isinstance(base, str):
+            bases[base] = bases.get(base, 0) + 1
+        if isinstance(spec.data.get("tools"), Mapping):
+            found.append((name, base if isinstance(base, str) else "", tool_part(spec)))
+    found.sort(key=lambda f: (bool(f[1]), -bases.get(f[0], 0), f[0]))
+    looks = {name: part.looks_like and part.looks_like.source for name, _, part in found}
+    others = tuple((name, part) for name, base, part in found
+                   if not base or looks[name] != looks.get(base))  # a dialect: its base says
+    if len(_OTHERS) >= 16:
+        _OTHERS.clear()
+    _OTHERS[id(registry)] = (registry, others)  # the registry is held: its id is not reused
+    return others
 
 
 def as_tools(fmt: str, tools: Any, registry: Any = None) -> Tools:

@@ -1,5 +1,5 @@
 // The request's tool list and calls checked against it: specs/README.md §8.
-// compileTools(spec, tools) reads the list once (translation §8.4, strict mode §8.3, the
+// compileTools(spec, tools, others) reads the list once (translation §8.4, strict mode §8.3, the
 // draft's meta-schema); checkCalls(compiled, calls) marks unknown_tool / arguments_invalid.
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -42,6 +42,7 @@ function translate(schema, table, pointer = '') {
   const out = {};
   let nullable = false;
   for (const [key, value] of Object.entries(schema)) {
+    if (value === null) continue; // unset (proto3 JSON, an SDK's dump): absent, §8.4
     const at = `${pointer}/${escape(key)}`;
     const rule = table.keywords[key];
     const fail = (message) => { throw Object.assign(new Error(message), { pointer: at }); };
@@ -55,7 +56,7 @@ function translate(schema, table, pointer = '') {
     } else if (rule === 'nullable') {
       if (typeof value !== 'boolean') fail('nullable must be a boolean');
       nullable = value;
-    } else if (rule === 'schema') out[key] = translate(value, table, at);
+    } else if (rule === 'schema') out[key] = typeof value === 'boolean' ? value : translate(value, table, at);
     else if (rule === 'schema_list') {
       if (!Array.isArray(value)) fail(`${key} must be a list`);
       out[key] = value.map((s, i) => translate(s, table, `${at}/${i}`));
@@ -110,13 +111,32 @@ function partOf(spec) {
     select: data.select ? data.select.map(c) : null,
     translations: data.translations || {},
     definitions: data.definitions.map((d) => ({ ...d, when: c(d.when), name: c(d.name), parameters: c(d.parameters), strict: c(d.strict) })),
+    looksLike: c(data.looks_like),
   };
   parts.set(spec, part);
   return part;
 }
 
-// compileTools(spec, tools): { names, parameters: {name: schema|null}, tools: Map }.
-export function compileTools(spec, input) {
+// §8.1 looks_like: an element this format's predicate fails on and another's holds on is
+// refused naming that format. `others`: [name, spec] of the other formats, bases first.
+function refuseForeign(format, part, lists, others) {
+  if (!part.looksLike) return;
+  let position = 0;
+  for (const list of lists) {
+    for (const element of list) {
+      if (isObject(element) && !holds(part.looksLike, element)) {
+        const owners = others.map(([name, s]) => [name, partOf(s)])
+          .filter(([, p]) => p && p.looksLike && p.looksLike.source !== part.looksLike.source && holds(p.looksLike, element))
+          .map(([name]) => name);
+        if (owners.length) throw invalid(format, `element ${position} of the tool list is a tool in the ${owners[0]} format, not ${format}'s`);
+      }
+      position++;
+    }
+  }
+}
+
+// compileTools(spec, tools, others): { names, parameters: {name: schema|null}, tools: Map }.
+export function compileTools(spec, input, others = []) {
   const format = spec.format;
   const part = partOf(spec);
   if (!part) throw new ToolwireError('not_declared', `${format} declares no tools part`, { part: 'tools' });
@@ -131,6 +151,7 @@ export function compileTools(spec, input) {
     if (!lists.length) throw invalid(format, 'the request body carries no tool list');
     if (lists.some((l) => !Array.isArray(l))) throw invalid(format, 'a tool list is not a list');
   } else throw invalid(format, 'tools must be a request body, a tool list, or JSON text of either');
+  refuseForeign(format, part, lists, others);
   const definitions = [];
   for (const list of lists) {
     if (!part.select) { definitions.push(...list); continue; }
