@@ -53,8 +53,11 @@ class ArgumentError(Record):
 def copy_json(value: Any) -> Any:
     """A deep copy of a JSON value (dicts and lists copied, scalars shared).
 
-    Recursive for speed; falls back to an explicit stack for values nested deeper than
-    the interpreter's recursion limit allows.
+    Bytes become the text the APIs write for them, standard base64 (RFC 4648 §4): an SDK's
+    Python-mode dump holds a Gemini thought signature as bytes, and a copy that kept them
+    could not be written as JSON later (specs/README.md §5). Recursive for speed; falls
+    back to an explicit stack for values nested deeper than the interpreter's recursion
+    limit allows.
     """
     try:
         return _copy_recursive(value)
@@ -114,6 +117,15 @@ def _number_text(x: float) -> str:
     return f"{head}e{sign}{abs(e)}"
 
 
+_BYTES = (bytes, bytearray, memoryview)
+
+
+def _base64(value: Any) -> str:
+    import base64
+
+    return base64.b64encode(bytes(value)).decode("ascii")
+
+
 def _copy_recursive(value: Any) -> Any:
     # Most arguments are flat objects: when every value is a scalar (checked in C, by
     # exact type), a shallow copy is a deep one.
@@ -123,11 +135,16 @@ def _copy_recursive(value: Any) -> Any:
             for k, v in copied.items():
                 if isinstance(v, (dict, list)):
                     copied[k] = _copy_recursive(v)  # a value replaced, not a key added
+                elif isinstance(v, _BYTES):
+                    copied[k] = _base64(v)
         return copied
     if isinstance(value, list):
         if _SCALARS.issuperset(map(type, value)):
             return list(value)
-        return [_copy_recursive(v) if isinstance(v, (dict, list)) else v for v in value]
+        return [_copy_recursive(v) if isinstance(v, (dict, list, *_BYTES)) else v
+                for v in value]
+    if isinstance(value, _BYTES):
+        return _base64(value)
     return value
 
 
@@ -145,6 +162,8 @@ def _copy_iterative(value: Any) -> Any:
             copied = [None] * len(source)
             for i, v in enumerate(source):
                 stack.append((v, copied, i))
+        elif isinstance(source, _BYTES):
+            copied = _base64(source)
         else:
             copied = source
         parent[key] = copied
