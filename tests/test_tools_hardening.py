@@ -243,3 +243,17 @@ def test_other_formats_stay_annotations() -> None:
         "v": {"type": "string", "format": "password"}, "n": {"type": "integer",
                                                           "format": "int32"}}}})
     assert tools.check(ToolCall("f", {"v": "x", "n": 2**40})).arguments_errors == ()
+
+
+# --- found by tools/fuzz/fuzz_tools.py --------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [
+    lambda: Tools("openai", "9007199254740993"),  # JSON text that is no body and no list
+    lambda: Tools("openai", {"tools": [{"type": "function", "function": {
+        "name": "f", "strict": True, "parameters": {"type": "object", "properties": 3}}}]}),
+    lambda: Tools.from_schemas({"": {"type": "object"}}),  # no call could name it
+])
+def test_a_tool_list_a_fuzzer_broke_is_invalid_tools(build: Callable[[], Any]) -> None:
+    with pytest.raises(InvalidTools):
+        build()

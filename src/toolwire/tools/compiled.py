@@ -78,6 +78,10 @@ class Tools:
         for calls read from model text or any request toolwire has no spec part for."""
         if dialect not in ("draft2020-12", "draft7"):
             raise ValueError(f"dialect must be 'draft2020-12' or 'draft7', not {dialect!r}")
+        for i, name in enumerate(schemas):
+            if not isinstance(name, str) or not name:
+                raise InvalidTools(None, f"a tool name must be a non-empty string, not {name!r}",
+                                   index=i)
         found = [
             ToolDefinition(name, "unchecked", None, reason="offered without a schema")
             if schema is None

@@ -132,6 +132,8 @@ def _close(node: dict[str, Any], at: str) -> None:
     if not _is_object_schema(node):
         return
     properties = node.get("properties") or {}
+    if not isinstance(properties, dict):
+        raise SchemaProblem(f"{at}/properties", "properties must be an object of schemas")
     extra = node.get("additionalProperties", False)
     if extra is not False:
         raise SchemaProblem(f"{at}/additionalProperties",

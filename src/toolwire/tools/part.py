@@ -110,8 +110,11 @@ class ToolPart:
         if isinstance(tools, (str, bytes, bytearray)):
             try:
                 tools = json.loads(tools)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 raise self._error(f"the tool list is not JSON: {exc}") from None
+            if not isinstance(tools, (list, dict)):
+                raise self._error(f"the JSON text is a {type(tools).__name__}, not a request"
+                                  " body or a tool list")
         if isinstance(tools, list):
             return [tools]
         if not isinstance(tools, dict):
