@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 
 __all__ = ["Node", "Parsed", "Unsupported", "parse"]
 
@@ -33,7 +32,6 @@ class Unsupported(Exception):
     """A pattern (valid for :mod:`re`) that the bounded engines do not run."""
 
 
-@dataclass(frozen=True, slots=True)
 class Node:
     """One node of the tree.
 
@@ -46,28 +44,39 @@ class Node:
     ``negate``; ``children[0]``) and ``atomic`` (``children[0]``).
     """
 
-    kind: str
-    children: tuple[Node, ...] = ()
-    source: str = ""
-    flags: int = 0
-    literal: str | None = None
-    low: int = 0
-    high: int | None = None
-    greedy: bool = True
-    possessive: bool = False
-    index: int | None = None
-    name: str = ""
-    negate: bool = False
+    __slots__ = ("children", "flags", "greedy", "high", "index", "kind", "literal", "low",
+                 "name", "negate", "possessive", "source")
+
+    def __init__(
+        self, kind: str, children: tuple[Node, ...] = (), *, source: str = "", flags: int = 0,
+        literal: str | None = None, low: int = 0, high: int | None = None, greedy: bool = True,
+        possessive: bool = False, index: int | None = None, name: str = "",
+        negate: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.children = children
+        self.source = source
+        self.flags = flags
+        self.literal = literal
+        self.low = low
+        self.high = high
+        self.greedy = greedy
+        self.possessive = possessive
+        self.index = index
+        self.name = name
+        self.negate = negate
 
 
-@dataclass(slots=True)
 class Parsed:
     """The tree, the number of capturing groups, and their names."""
 
-    root: Node
-    groups: int
-    groupindex: dict[str, int] = field(default_factory=dict)
-    flags: int = 0
+    __slots__ = ("flags", "groupindex", "groups", "root")
+
+    def __init__(self, root: Node, groups: int, groupindex: dict[str, int], flags: int) -> None:
+        self.root = root
+        self.groups = groups
+        self.groupindex = groupindex
+        self.flags = flags
 
 
 def parse(pattern: str, flags: int = 0) -> Parsed:

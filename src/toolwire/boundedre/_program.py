@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ._parse import Node, Parsed, Unsupported
@@ -69,7 +68,6 @@ def char_test(source: str, flags: int, literal: str | None) -> Test:
     return matches
 
 
-@dataclass(slots=True)
 class Program:
     """A compiled pattern: its code, how many slots a match records (groups' first,
     loop marks from ``marks_from``), whether it needs backtracking, and what the
@@ -77,13 +75,17 @@ class Program:
     :mod:`re` pattern of the characters a match can start with; ``anchored``: a match
     can only start at position 0)."""
 
-    code: list[tuple[Any, ...]]
-    slots: int
-    marks_from: int
-    backtracking: bool
-    prefix: str
-    first: Any
-    anchored: bool
+    __slots__ = ("anchored", "backtracking", "code", "first", "marks_from", "prefix", "slots")
+
+    def __init__(self, code: list[tuple[Any, ...]], slots: int, marks_from: int,
+                 backtracking: bool, prefix: str, first: Any, anchored: bool) -> None:
+        self.code = code
+        self.slots = slots
+        self.marks_from = marks_from
+        self.backtracking = backtracking
+        self.prefix = prefix
+        self.first = first
+        self.anchored = anchored
 
 
 def build(parsed: Parsed) -> Program:

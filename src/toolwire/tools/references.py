@@ -3,7 +3,7 @@
 jsonschema resolves a ``$ref`` it does not hold by fetching it (``file://`` and
 ``http://`` alike, with no timeout), and a reference's content then reaches the model in
 an error message. toolwire retrieves nothing: every validator is built with
-:data:`NO_RETRIEVAL`, a registry that holds the JSON Schema meta-schemas and refuses to
+:func:`no_retrieval`, a registry that holds the JSON Schema meta-schemas and refuses to
 look anywhere else, and :func:`check_references` resolves every ``$ref`` and
 ``$dynamicRef`` of a schema when its tools are compiled, so one that points outside the
 schema (or nowhere inside it) is :class:`~toolwire.tools.InvalidTools` then, not an
@@ -23,7 +23,7 @@ from urllib.parse import urljoin
 
 from .dialect import SchemaProblem
 
-__all__ = ["NO_RETRIEVAL", "check_references", "subschemas"]
+__all__ = ["check_references", "no_retrieval", "subschemas"]
 
 # Keywords whose schemas apply to the value itself, and those that apply to a part of it.
 _IN_PLACE_ONE = ("not", "if", "then", "else")
@@ -37,21 +37,30 @@ _DEFINITIONS = ("$defs", "definitions")
 _REFERENCES = ("$ref", "$dynamicRef")
 
 
-def _retrieve_nothing(uri: str) -> Any:
+def _no_retrieval() -> Any:
+    # jsonschema's own registry of the meta-schemas: its retrieve is referencing's default,
+    # which raises NoSuchResource for every URI (jsonschema adds a fetching one only when no
+    # registry is given). The very object jsonschema combines with, so building a validator
+    # with it costs nothing more than without.
+    from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
     from referencing.exceptions import NoSuchResource
 
-    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # an attrs class
+    try:
+        REGISTRY.get_or_retrieve("https://toolwire.invalid/never-fetched.json")
+    except NoSuchResource:
+        return REGISTRY
+    raise AssertionError("jsonschema's meta-schema registry retrieves URIs")  # pragma: no cover
 
 
-def _no_retrieval() -> Any:
-    from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
-    from referencing import Registry
-
-    return REGISTRY.combine(Registry(retrieve=_retrieve_nothing))  # type: ignore[call-arg]
+_REGISTRY: list[Any] = []
 
 
-NO_RETRIEVAL: Any = _no_retrieval()
-"""The meta-schemas, and nothing retrievable: every ``$ref`` elsewhere fails to resolve."""
+def no_retrieval() -> Any:
+    """The meta-schemas, and nothing retrievable: every ``$ref`` elsewhere fails to resolve.
+    Made on first use (``referencing`` is not imported before a schema is checked)."""
+    if not _REGISTRY:
+        _REGISTRY.append(_no_retrieval())
+    return _REGISTRY[0]
 
 
 def _escape(key: str) -> str:
@@ -109,7 +118,7 @@ def check_references(schema: Any, validator_cls: Any) -> None:
     dialect = validator_cls.META_SCHEMA.get("$schema", "")
     specification = specification_with(dialect)
     resource = specification.create_resource(schema)
-    root = NO_RETRIEVAL.with_resource(resource.id() or "", resource)
+    root = no_retrieval().with_resource(resource.id() or "", resource)
     targets: dict[int, list[int]] = {}
     for key, found in nodes.items():
         for keyword in _REFERENCES:

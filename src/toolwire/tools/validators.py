@@ -3,7 +3,7 @@ expression bounded, the providers' formats asserted.
 
 Three things differ from a plain ``jsonschema.Draft202012Validator(schema)``:
 
-* the registry is :data:`~.references.NO_RETRIEVAL`: a ``$ref`` outside the schema is
+* the registry is :func:`~.references.no_retrieval`: a ``$ref`` outside the schema is
   never fetched (and :func:`~.references.check_references` refuses it at build);
 * ``pattern`` and ``patternProperties`` run on :mod:`toolwire.boundedre`, so a
   developer's pattern on a model's text cannot hang a loop; a search that runs out of
@@ -19,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .. import boundedre
 from ..errors import RegexBudgetExceeded
 from .dialect import SchemaProblem
 from .formats import FORMATS
-from .references import NO_RETRIEVAL, subschemas
+from .references import no_retrieval, subschemas
 
 __all__ = ["bounded_class", "check_patterns", "make_validator"]
 
@@ -32,6 +31,8 @@ _FORMAT_CHECKER: Any = None
 
 
 def _search(pattern: str, text: str) -> bool:
+    from .. import boundedre
+
     return boundedre.compile(pattern).test(text)
 
 
@@ -105,7 +106,8 @@ def bounded_class(cls: Any) -> Any:
 
 def make_validator(cls: Any, schema: Any) -> Any:
     """A validator of ``schema`` for draft ``cls``: no retrieval, bounded, formats checked."""
-    return bounded_class(cls)(schema, registry=NO_RETRIEVAL, format_checker=_format_checker())
+    return bounded_class(cls)(schema, registry=no_retrieval(),
+                              format_checker=_format_checker())
 
 
 def check_patterns(schema: Any) -> None:
@@ -117,6 +119,10 @@ def check_patterns(schema: Any) -> None:
             found.append((f"{pointer}/pattern", node["pattern"]))
         if isinstance(node.get("patternProperties"), dict):
             found.extend((f"{pointer}/patternProperties", p) for p in node["patternProperties"])
+        if not found:
+            continue
+        from .. import boundedre
+
         for where, pattern in found:
             try:
                 boundedre.compile(pattern)
