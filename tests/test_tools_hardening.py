@@ -257,3 +257,20 @@ def test_other_formats_stay_annotations() -> None:
 def test_a_tool_list_a_fuzzer_broke_is_invalid_tools(build: Callable[[], Any]) -> None:
     with pytest.raises(InvalidTools):
         build()
+
+
+def test_a_failing_pattern_is_searched_once_per_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire import boundedre
+
+    searches: list[str] = []
+    original = boundedre.BoundedPattern._run
+
+    def counted(self: Any, text: str, *args: Any) -> Any:
+        searches.append(text)
+        return original(self, text, *args)
+
+    monkeypatch.setattr(boundedre.BoundedPattern, "_run", counted)
+    tools = _pattern_tools(r"^[a-z]+$")
+    checked = tools.check(ToolCall("f", {"s": "fails-the-fast-check-and-the-validator"}))
+    assert [e.keyword for e in checked.arguments_errors] == ["pattern"]
+    assert searches == ["fails-the-fast-check-and-the-validator"]
