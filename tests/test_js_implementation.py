@@ -179,6 +179,7 @@ ANSWERS: list[Any] = [
     {"temperature": 21},
     [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
     {"content": [{"type": "text", "text": "failed"}], "isError": True},
+    {"content": []},
 ]
 
 

@@ -110,6 +110,7 @@ def _made_by_hand() -> list[object]:
         toolwire.StreamError("anthropic", "overloaded_error", "Overloaded", None, 4),
         toolwire.MalformedStream("anthropic", "spliced", 2, "start"),
         toolwire.UnsupportedStream("gemini", "partialArgs", 0),
+        toolwire.RegexBudgetExceeded(r"^(\w+)*\1$", 1000),
     ]
 
 

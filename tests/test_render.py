@@ -9,6 +9,7 @@ MCP blocks or errors; convert refuses what the target cannot say, and says why.
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 from typing import Any
 
@@ -169,8 +170,8 @@ def test_results_may_be_mcp_call_tool_results_and_exceptions() -> None:
     assert answers == [
         {"role": "tool", "tool_call_id": "c1", "content": [
             {"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
-        {"role": "tool", "tool_call_id": "c2", "content": "quota"},
-        {"role": "tool", "tool_call_id": "c3", "content": "took too long"},
+        {"role": "tool", "tool_call_id": "c2", "content": "Error: quota"},
+        {"role": "tool", "tool_call_id": "c3", "content": "Error: TimeoutError: took too long"},
     ]
 
 
@@ -232,3 +233,181 @@ def test_a_format_without_render_is_a_clear_error() -> None:
     assert registry.spec("openai").render is not None
     with pytest.raises(toolwire.UnknownFormat):
         toolwire.convert(reply, "no_such_format")
+
+
+# --- answering many calls ---------------------------------------------------------------
+
+
+def _many_calls(n: int, ids: bool) -> toolwire.Reply:
+    parts = [{"functionCall": {"name": "roll", "args": {"n": i},
+                               **({"id": f"c{i}"} if ids else {})}} for i in range(n)]
+    return toolwire.read("gemini", {"candidates": [{"content": {"parts": parts}}]})
+
+
+def _seconds_to_answer(reply: toolwire.Reply, keys: list[Any]) -> float:
+    import time
+
+    results = dict.fromkeys(keys, "ok")
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        reply.answer(results)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize("key", ["call", "id", "equal call"])
+def test_answering_4x_the_calls_takes_about_4x_the_time(key: str) -> None:
+    def keys(reply: toolwire.Reply) -> list[Any]:
+        if key == "id":
+            return [c.id for c in reply.calls]
+        if key == "equal call":
+            return [toolwire.ToolCall.from_dict(c.to_dict()) for c in reply.calls]
+        return list(reply.calls)
+
+    small, large = _many_calls(2_500, True), _many_calls(10_000, True)
+    ratio = _seconds_to_answer(large, keys(large)) / _seconds_to_answer(small, keys(small))
+    assert ratio < 8, f"4x the calls took {ratio:.1f}x the time (linear: 4, quadratic: 16)"
+
+
+def test_an_equal_call_still_names_one_call_among_thousands() -> None:
+    reply = _many_calls(3_000, False)
+    twin = toolwire.ToolCall.from_dict(reply.calls[1234].to_dict())
+    assert twin is not reply.calls[1234]
+    others = {c: "x" for i, c in enumerate(reply.calls) if i != 1234}
+    answered = reply.answer({**others, twin: "found"})[0]["parts"]
+    assert answered[1234]["functionResponse"]["response"] == {"result": "found"}
+
+
+# --- errors the model can read ------------------------------------------------------------
+
+_ONE_CALL = {
+    "openai": {"choices": [{"message": {"tool_calls": [{"id": "c1", "type": "function",
+               "function": {"name": "get_weather", "arguments": "{}"}}]}}]},
+    "responses": {"output": [{"type": "function_call", "call_id": "c1", "name": "get_weather",
+                              "arguments": "{}"}]},
+    "cohere": {"message": {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+               "function": {"name": "get_weather", "arguments": "{}"}}]}},
+    "ollama": {"message": {"role": "assistant", "tool_calls": [
+        {"id": "c1", "function": {"name": "get_weather", "arguments": {}}}]}},
+    "anthropic": {"content": [{"type": "tool_use", "id": "c1", "name": "get_weather",
+                               "input": {}}]},
+    "bedrock": {"output": {"message": {"role": "assistant", "content": [
+        {"toolUse": {"toolUseId": "c1", "name": "get_weather", "input": {}}}]}}},
+    "gemini": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "c1", "name": "get_weather", "args": {}}}]}}]},
+}
+
+
+def _error_text(fmt: str, result: Any) -> Any:
+    reply = toolwire.read(fmt, _ONE_CALL[fmt])
+    rendered = reply.answer({reply.calls[0]: result})
+    message = rendered[0]
+    if fmt == "openai" or fmt == "cohere" or fmt == "ollama":
+        return message["content"]
+    if fmt == "responses":
+        return message["output"]
+    if fmt == "anthropic":
+        block = message["content"][0]
+        return block["content"], block["is_error"]
+    if fmt == "bedrock":
+        block = message["content"][0]["toolResult"]
+        return block["content"][0]["text"], block["status"]
+    return message["parts"][0]["functionResponse"]["response"]
+
+
+@pytest.mark.parametrize("fmt", ["openai", "responses", "cohere", "ollama"])
+def test_where_a_format_has_no_error_flag_the_text_says_error_and_names_the_type(
+    fmt: str,
+) -> None:
+    assert _error_text(fmt, KeyError("city")) == "Error: KeyError: 'city'"
+    assert _error_text(fmt, ValueError()) == "Error: ValueError"
+    assert _error_text(fmt, {"content": [{"type": "text", "text": "quota"}],
+                             "isError": True}) == "Error: quota"
+
+
+def test_where_a_format_has_an_error_flag_the_text_names_the_type() -> None:
+    assert _error_text("anthropic", KeyError("city")) == ("KeyError: 'city'", True)
+    assert _error_text("bedrock", ValueError()) == ("ValueError", "error")
+    assert _error_text("gemini", TimeoutError("slow")) == {"error": "TimeoutError: slow"}
+    assert _error_text("anthropic", {"content": [{"type": "text", "text": "quota"}],
+                                     "isError": True}) == ("quota", True)
+
+
+def test_a_rejected_calls_error_result_is_not_labelled_twice() -> None:
+    reply = toolwire.read("openai", {"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":"}}]}}]})
+    (message,) = reply.answer({})
+    assert message["content"] == toolwire.Reply.error_result(reply.calls[0])
+    assert message["content"].startswith("Error: the arguments") and "Error: Error" not in (
+        message["content"])
+
+
+@pytest.mark.parametrize("fmt, key", [("openai", "content"), ("responses", "output"),
+                                      ("anthropic", "content")])
+def test_an_mcp_result_without_content_is_the_empty_string_where_text_goes(
+    fmt: str, key: str
+) -> None:
+    reply = toolwire.read(fmt, _ONE_CALL[fmt])
+    rendered = reply.answer({reply.calls[0]: {"content": [], "isError": False}})[0]
+    found = rendered["content"][0] if fmt == "anthropic" else rendered
+    assert found[key] == ""
+
+
+def test_an_unknown_tool_is_answered_with_the_tools_on_offer() -> None:
+    request = {"tools": [{"type": "function", "function": {"name": "get_weather"}},
+                         {"type": "function", "function": {"name": "get_time"}}]}
+    body = {"choices": [{"message": {"tool_calls": [{"id": "c1", "type": "function",
+            "function": {"name": "get_wether", "arguments": "{}"}}]}}]}
+    reply = toolwire.read("openai", body, tools=request)
+    tools = toolwire.Tools("openai", request)
+    call = reply.calls[0]
+    help_text = ("Did you mean 'get_weather'? The tools offered are: get_weather, get_time.")
+    assert help_text in reply.error_result(call)
+    assert reply.error_result(call) == tools.error_result(call)
+    assert reply.answer({})[0]["content"] == reply.error_result(call)
+    restored = toolwire.Reply.from_dict(json.loads(json.dumps(reply.to_dict())))
+    assert restored.error_result(restored.calls[0]) == reply.error_result(call)
+    assert [(e.pointer, e.keyword) for e in call.arguments_errors] == [("", "unknown_tool")]
+
+
+# --- convert: ids for calls that have none, refused items --------------------------------
+
+_GEMINI_TWINS = {"candidates": [{"content": {"role": "model", "parts": [
+    {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}},
+    {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}}]}
+
+
+def test_convert_mints_deterministic_ids_every_provider_accepts() -> None:
+    import re
+
+    reply = toolwire.read("gemini", _GEMINI_TWINS)
+    turn = toolwire.convert(reply, "openai", ids="mint")
+    ids = [c["id"] for c in turn["tool_calls"]]
+    assert ids == ["aefe4e95c", "553af602b"]  # tools/js/test/render.test.mjs mints the same
+    assert ids == [c["id"] for c in toolwire.convert(reply, "openai", ids="mint")["tool_calls"]]
+    assert all(re.fullmatch("[a-zA-Z0-9]{9}", i) for i in ids)  # Mistral's rule, the strictest
+    for fmt in ("mistral", "anthropic", "responses", "bedrock", "cohere"):
+        assert ids[0] in json.dumps(toolwire.convert(reply, fmt, ids="mint", lossy=True))
+    back = toolwire.read("openai", {"choices": [{"message": turn}]})
+    assert back.answer({i: "21 C" for i in ids})[1]["tool_call_id"] == ids[1]
+
+
+def test_convert_takes_ids_from_a_function_of_the_call_and_its_index() -> None:
+    reply = toolwire.read("gemini", _GEMINI_TWINS)
+    turn = toolwire.convert(reply, "anthropic", ids=lambda call, i: f"toolu_{call.name}_{i}")
+    assert [b["id"] for b in turn["content"]] == ["toolu_get_weather_0", "toolu_get_weather_1"]
+    with pytest.raises(RenderError, match="no other call has"):
+        toolwire.convert(reply, "anthropic", ids=lambda call, i: "same")
+    with pytest.raises(ValueError, match="ids must be"):
+        toolwire.convert(reply, "anthropic", ids="random")
+
+
+def test_convert_never_drops_a_call_the_source_format_refused() -> None:
+    body = {"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "c2", "type": "custom", "custom": {"name": "grep", "input": "TODO"}}]}}]}
+    with pytest.raises(toolwire.UnmappedCall) as caught:
+        toolwire.read("openai", body)
+    with pytest.raises(RenderError, match=r"refused \(custom\)"):
+        toolwire.convert(caught.value.reply, "anthropic", lossy=True)

@@ -110,5 +110,5 @@ def test_an_error_result_and_mcp_blocks_fit_anthropic_types() -> None:
     blocks = answers[0]["content"]
     assert blocks[0]["content"][1] == {"type": "image", "source": {
         "type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
-    assert blocks[1] == {"type": "tool_result", "tool_use_id": "t2", "content": "disk full",
-                         "is_error": True}
+    assert blocks[1] == {"type": "tool_result", "tool_use_id": "t2",
+                         "content": "ValueError: disk full", "is_error": True}

@@ -503,3 +503,48 @@ def test_random_tool_schemas_cast_arguments_as_transformers_casts_them() -> None
         for name in ("xml_string_args", "qwen3", "xml_merge"):
             _both(name, TEMPLATES[name], f"<tool_call><function=f>{params}</function></tool_call>",
                   "", tools)
+
+
+# -- regular expressions on model text run bounded ----------------------------------------
+
+
+def _slow_open_template(open_pattern: str) -> dict[str, Any]:
+    return {"start_anchor": "<|assistant|>", "fields": {
+        "content": {"content": "text"},
+        "tool_calls": {"open_pattern": open_pattern, "close": "</tool_call>",
+                       "content": "json", "repeats": True}}}
+
+
+def test_an_open_pattern_re_takes_33_seconds_on_reads_in_linear_time() -> None:
+    import time
+
+    registry = _registry(_slow_open_template(r"<tool_call>(\s*\w+)*:"))
+    clean, calls = registry.extract_from_text("tpl", "<tool_call>" + " word" * 9)  # re: 33 s
+    assert calls == [] and clean.startswith("<tool_call>")
+
+    def seconds(words: int) -> float:
+        text = "<tool_call>" + " word" * words
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            registry.extract_from_text("tpl", text)
+            best = min(best, time.perf_counter() - started)
+        return best
+
+    ratio = seconds(2_000) / seconds(500)
+    assert ratio < 8, f"4x the words took {ratio:.1f}x the time (linear: 4)"
+
+
+def test_a_delimiter_that_runs_out_of_steps_is_a_toolwire_error_not_a_hang() -> None:
+    from toolwire import RegexBudgetExceeded
+
+    pattern = r"<tool_call>(\w*)(\w*)(\w*)\3\2\1:"  # back-references: backtracking
+    registry = _registry(_slow_open_template(pattern))
+    with pytest.raises(RegexBudgetExceeded) as caught:
+        registry.extract_from_text("tpl", "<tool_call>" + "ab" * 200)
+    assert caught.value.pattern == pattern
+
+
+def test_a_delimiter_no_bounded_engine_runs_is_refused_when_the_template_loads() -> None:
+    assert ("/fields/x/open_pattern", "template-regex") in _problems(
+        _with_field(open_pattern=r"(a)?(?(1)b|c)"))

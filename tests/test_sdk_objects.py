@@ -345,3 +345,25 @@ def test_a_value_the_quick_walk_does_not_know_goes_to_the_careful_one() -> None:
         toolwire.extract("ollama", model(message={"role": "assistant", "tool_calls": [
             {"function": {"name": "f", "arguments": {1: "x"}}}]}))
     assert "has a key 1 that is not a string" in str(caught.value)
+
+
+def test_bytes_inside_a_dict_read_as_the_base64_text_the_api_writes() -> None:
+    import json
+
+    from google.genai import types
+
+    response = types.GenerateContentResponse(candidates=[types.Candidate(
+        content=types.Content(role="model", parts=[
+            types.Part(text="Paris?", thought=True, thought_signature=b"\x99\x01"),
+            types.Part(function_call=types.FunctionCall(name="get_weather",
+                                                        args={"city": "Paris"}),
+                       thought_signature=b"\x01\x02sig")]),
+        finish_reason="STOP")])
+    dumped = response.model_dump(by_alias=True)  # Python mode: the signatures are bytes
+    assert isinstance(dumped["candidates"][0]["content"]["parts"][1]["thoughtSignature"], bytes)
+    reply = toolwire.read("gemini", dumped)
+    assert reply.calls[0].provider_data == {"thoughtSignature": "AQJzaWc="}
+    assert reply.calls[0].provider_data == toolwire.read("gemini", response).calls[0].provider_data
+    json.dumps(reply.to_dict(raw=True))
+    turn = json.loads(json.dumps(reply.assistant_message()))
+    assert [p.get("thoughtSignature") for p in turn["parts"]] == ["mQE=", "AQJzaWc="]

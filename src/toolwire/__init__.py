@@ -22,6 +22,7 @@ from .errors import (
     MalformedResponse,
     NotDeclared,
     ProviderError,
+    RegexBudgetExceeded,
     SpecError,
     SpecProblem,
     ToolwireError,
@@ -63,6 +64,7 @@ __all__ = [
     "NotDeclared",
     "ProviderError",
     "RefusedItem",
+    "RegexBudgetExceeded",
     "Registry",
     "RenderError",
     "Reply",
@@ -240,14 +242,16 @@ def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, li
     return Registry.default().extract_hermes_from_text(text, tag=tag)
 
 
-def convert(reply: Reply, to: str, *, lossy: bool = False) -> Any:
+def convert(reply: Reply, to: str, *, lossy: bool = False, ids: Any = None) -> Any:
     """A reply's text and calls as format ``to``'s assistant turn (a gateway's job).
 
     Raises :class:`RenderError` with the reason where ``to`` cannot express the reply: a
-    call without an id for a format that pairs results by id, undecodable arguments for a
-    format whose calls carry an object, and — unless ``lossy`` — provider data the
-    target does not carry, or calls the source provider ran itself.
+    call without an id for a format that pairs results by id (``ids="mint"`` gives each
+    such call a deterministic id, ``ids=callable(call, index)`` your own), undecodable
+    arguments for a format whose calls carry an object, items the source format refused
+    (OpenAI ``custom`` calls), and — unless ``lossy`` — provider data the target does not
+    carry, or calls the source provider ran itself.
     """
     from .wire.render import convert as render_convert
 
-    return render_convert(reply, to, lossy=lossy)
+    return render_convert(reply, to, lossy=lossy, ids=ids)

@@ -11,6 +11,7 @@ attributes, so that callers and tests branch on data rather than on message text
     ├── MalformedResponse             "malformed_response" the reply is not of the format's shape
     ├── ProviderError                 "provider_error"     the body is the provider's error
     ├── NotDeclared                   "not_declared"       the spec declares no such part
+    ├── RegexBudgetExceeded           "regex_budget"       a pattern ran out of steps on text
     └── SpecError                     "spec_error"         a spec failed to load; see .problems
 
 A :class:`SpecError` gathers every :class:`SpecProblem` of a load at once, each with
@@ -34,6 +35,7 @@ __all__ = [
     "MalformedResponse",
     "NotDeclared",
     "ProviderError",
+    "RegexBudgetExceeded",
     "SpecError",
     "SpecProblem",
     "ToolwireError",
@@ -239,6 +241,30 @@ class NotDeclared(ToolwireError, LookupError):
 
     def to_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": str(self), "format": self.format, "part": self.part}
+
+
+class RegexBudgetExceeded(ToolwireError, ValueError):
+    """A regular expression ran out of steps on the text it was given.
+
+    Patterns come from a developer (a tool schema's ``pattern``, a response template's
+    delimiters) and the text from a model, so no pattern runs unbounded: most run on a
+    linear-time engine, and the few that need backtracking (back-references, atomic
+    groups) stop after ``steps`` steps (README "Guarantees"). ``pattern`` is the pattern.
+    """
+
+    code = "regex_budget"
+
+    def __init__(self, pattern: str, steps: int) -> None:
+        self.pattern = pattern
+        self.steps = steps
+        super().__init__(
+            f"the regular expression {pattern!r} needed more than {steps:,} steps on this"
+            " text (back-references, atomic groups and look-arounds can)"
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": str(self), "pattern": self.pattern,
+                "steps": self.steps}
 
 
 class SpecProblem(Record):

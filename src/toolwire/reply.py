@@ -71,8 +71,10 @@ def error_reasons(call: ToolCall) -> tuple[str, ...]:
             " send the call again with arguments that are one JSON object"
         )
     if call.unknown_tool:
+        offered = " ".join(e.message for e in call.arguments_errors if e.keyword == "unknown_tool")
         reasons.append(
             f"no tool named {call.name!r} was offered; call one of the tools you were given"
+            + (f". {offered.rstrip('.')}" if offered else "")
         )
     if call.arguments_invalid:
         shown = "; ".join(

@@ -60,9 +60,12 @@ class NotJSONValue(ValueError):
 def copy_json(value: Any) -> Any:
     """A deep copy of a JSON value (dicts and lists copied, scalars shared).
 
-    Recursive for speed; falls back to an explicit stack for values nested deeper than
-    the interpreter's recursion limit allows — and a cycle is such a value, which the
-    explicit stack then finds. Raises :class:`NotJSONValue` for what JSON cannot hold.
+    Bytes become the text the APIs write for them, standard base64 (RFC 4648 §4): an SDK's
+    Python-mode dump holds a Gemini thought signature as bytes, and a copy that kept them
+    could not be written as JSON later (specs/README.md §5). Recursive for speed; falls
+    back to an explicit stack for values nested deeper than the interpreter's recursion
+    limit allows — and a cycle is such a value, which the explicit stack then finds.
+    Raises :class:`NotJSONValue` for what JSON cannot hold.
     """
     try:
         return _copy_recursive(value)
@@ -136,6 +139,15 @@ def _number_text(x: float) -> str:
     return f"{head}e{sign}{abs(e)}"
 
 
+_BYTES = (bytes, bytearray, memoryview)
+
+
+def _base64(value: Any) -> str:
+    import base64
+
+    return base64.b64encode(bytes(value)).decode("ascii")
+
+
 def _copy_recursive(value: Any) -> Any:
     # Most arguments are flat objects: when every value is a string, a boolean or null
     # (checked in C, by exact type), a shallow copy is a deep one; numbers are looked at.
@@ -147,12 +159,17 @@ def _copy_recursive(value: Any) -> Any:
                     copied[k] = _copy_recursive(v)  # a value replaced, not a key added
                 elif isinstance(v, (float, int)):
                     _number(v)
+                elif isinstance(v, _BYTES):
+                    copied[k] = _base64(v)
         return copied
     if isinstance(value, list):
         if _WORDS.issuperset(map(type, value)):
             return list(value)
-        return [_copy_recursive(v) if isinstance(v, (dict, list)) else _number(v)
+        return [_copy_recursive(v) if isinstance(v, (dict, list)) else
+                _base64(v) if isinstance(v, _BYTES) else _number(v)
                 for v in value]
+    if isinstance(value, _BYTES):
+        return _base64(value)
     return _number(value)
 
 
@@ -181,6 +198,8 @@ def _copy_iterative(value: Any) -> Any:
             copied = [None] * len(source)
             for i, v in enumerate(source):
                 stack.append((v, copied, i))
+        elif isinstance(source, _BYTES):
+            copied = _base64(source)
         else:
             copied = _number(source)
         parent[key] = copied
@@ -538,6 +557,7 @@ class ToolCall:
             data["unknown_tool"] = True
         if self.arguments_invalid:
             data["arguments_invalid"] = True
+        if self.arguments_errors:  # an unknown tool's one error names the offered tools
             data["arguments_errors"] = [e.to_dict() for e in self.arguments_errors]
         if self.incomplete:
             data["incomplete"] = True

@@ -44,6 +44,8 @@ def import_instrumented() -> Any:
 
         with contextlib.suppress(ImportError):  # the text formats, once they exist
             import toolwire.text
+        import toolwire.boundedre
+        import toolwire.tools  # loaded lazily otherwise: instrumented here
     return toolwire
 
 

@@ -131,8 +131,52 @@ def texts() -> Iterator[tuple[dict[str, Any], str, str]]:
                 yield test.get("params") or {}, fmt, test["text"]
 
 
+# Schemas a tool check must survive without retrieving, looping or hanging.
+HOSTILE_SCHEMAS: list[dict[str, Any]] = [
+    {"$ref": "#"},
+    {"type": "object", "properties": {"x": {"$ref": "file:///etc/hostname"}}},
+    {"type": "object", "properties": {"x": {"$ref": "https://example.com/s.json"}}},
+    {"type": "object", "properties": {"child": {"$ref": "#"}}, "additionalProperties": False},
+    {"allOf": [{"$ref": "#/$defs/a"}], "$defs": {"a": {"anyOf": [{"$ref": "#"}]}}},
+    {"type": "object", "properties": {"s": {"type": "string", "pattern": "^([A-Za-z0-9]+\\s?)*$"}}},
+    {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(\\w+\\s?)*\\1!$"}}},
+    {"type": "object", "patternProperties": {"^([a-z]+_?)*$": {"type": "integer"}}},
+    {"type": "object", "properties": {"d": {"type": "string", "format": "date-time"},
+                                      "e": {"type": "string", "format": "email"}}},
+]
+TOOL_TOKENS = ['"$ref"', '"#"', '"#/$defs/', '"$defs"', '"$id"', '"$anchor"', '"pattern"',
+               '"patternProperties"', '"format"', '"date-time"', '"ipv6"', '"allOf"', '"anyOf"',
+               '"not"', '"if"', '"additionalProperties"', '"required"', '"properties"',
+               '"type"', '"object"', '"string"', '"file:///"', '"http://"', "(", ")*", "\\1"]
+
+
+def tool_seeds(choices: list[str], schemas_choice: str) -> Iterator[bytes]:
+    """(selector + body) for every tools conformance test, and hostile schemas."""
+    import toolwire
+
+    for path, case in _cases():
+        if "tools" not in path.relative_to(SUITE).parts[:1]:
+            continue
+        fmt = case.get("format")
+        for test in case.get("tests", []):
+            try:
+                calls = [c.arguments for c in toolwire.extract(fmt, test["response"])]
+            except toolwire.ToolwireError:
+                calls = []  # a seed without arguments is still a seed
+            if fmt in choices:
+                body = {"tools": test["tools"], "arguments": calls}
+                yield bytes([choices.index(fmt)]) + _compact(body)
+    long_text = "a" * 40 + "!"
+    for schema in HOSTILE_SCHEMAS:
+        body = {"schemas": {"f": schema}, "arguments": [
+            {"s": long_text, "x": 1, "child": {"child": {}}, "a" * 30 + "!": 1,
+             "d": "2024-02-30T00:00:00Z", "e": "x@"}]}
+        yield bytes([choices.index(schemas_choice)]) + _compact(body)
+
+
 def main(out: Path) -> None:
     import fuzz_text
+    import fuzz_tools
 
     import toolwire
 
@@ -163,6 +207,8 @@ def main(out: Path) -> None:
     text_tokens = ["<tool_call>", "</tool_call>", '{"name": "f", "arguments": {}}', '"name"',
                    '"arguments"', "<", ">", "</", "\n", "```", "```json\n", *JSON_TOKENS]
     counts["text"] = _write(out / "text", text_seeds, text_tokens)
+    seeds = tool_seeds(fuzz_tools.tool_choices(toolwire), fuzz_tools.FROM_SCHEMAS)
+    counts["tools"] = _write(out / "tools", seeds, JSON_TOKENS + TOOL_TOKENS + sorted(words))
     for name, count in counts.items():
         print(f"{name}: {count} seeds", file=sys.stderr)
 

@@ -210,7 +210,7 @@ const runners = {
       const { expect } = test;
       onlyKeys(expect, ['calls', 'fates', 'names', 'parameters', 'error'], 'expect');
       let compiled;
-      try { compiled = compileTools(spec, test.tools); } catch (error) {
+      try { compiled = compileTools(spec, test.tools, Object.entries(specs)); } catch (error) {
         if (!expect.error || !(error instanceof ToolwireError)) throw error;
         onlyKeys(expect.error, ['code', 'tool', 'index', 'pointer'], 'expect.error');
         for (const [key, value] of Object.entries(expect.error)) expectSame(key === 'code' ? error.code : error[key], value, `error ${key}`);

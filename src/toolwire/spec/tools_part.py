@@ -50,6 +50,8 @@ def tools_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             for i, source in enumerate(part[key]):
                 if isinstance(source, str):
                     yield f"/tools/{key}/{i}", source
+    if isinstance(part.get("looks_like"), str):
+        yield "/tools/looks_like", part["looks_like"]
     for i, definition in _definitions(data):
         for key in ("when", "name", "parameters", "strict"):
             if isinstance(definition.get(key), str):

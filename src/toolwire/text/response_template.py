@@ -6,8 +6,9 @@ A *response template* is the declarative format transformers' ``parse_response``
 delimiter (literals, or regular expressions in ``open_pattern`` / ``close_pattern``), with a
 ``content`` parser and an optional ``transform`` that reshapes the parsed value.
 
-This module turns one into a :class:`Template`: regular expressions compiled (with
-:mod:`re`, ``DOTALL``), literal delimiters made alternations, content arguments checked
+This module turns one into a :class:`Template`: regular expressions checked by
+:mod:`re` and compiled for :mod:`toolwire.boundedre` (``DOTALL``: model text is searched
+with a bound on the time), literal delimiters made alternations, content arguments checked
 per parser, transforms checked for mixed placeholders. Everything transformers refuses
 is refused here too, and so is everything toolwire cannot run the same way (a pattern
 only the third-party ``regex`` module reads, an unknown content argument): a
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from .. import boundedre
 from ..errors import SpecError, SpecProblem
 from .response_template_source import read_template_source
 
@@ -50,6 +52,9 @@ _ARGS: Final[dict[str, frozenset[str]]] = {
 }
 _PLACEHOLDER: Final = re.compile(r"\{(\w+(?:\.\w+)*)\}")
 
+Pattern = re.Pattern[str] | boundedre.BoundedPattern
+"""A compiled delimiter: literals by :mod:`re`, a template's regular expression bounded."""
+
 
 @dataclass(frozen=True, slots=True)
 class Parser:
@@ -57,7 +62,7 @@ class Parser:
 
     name: str
     args: dict[str, Any]
-    tag_pattern: re.Pattern[str] | None = None
+    tag_pattern: Pattern | None = None
     value_parser: Parser | None = None
 
 
@@ -66,8 +71,8 @@ class Field:
     """One region of the template, compiled."""
 
     name: str
-    open: re.Pattern[str] | None
-    close: re.Pattern[str] | None
+    open: Pattern | None
+    close: Pattern | None
     parser: Parser
     repeats: bool
     join: str | None
@@ -85,7 +90,7 @@ class Template:
     defaults: dict[str, Any]
     fields: dict[str, Field]
     implicit: str | None
-    start_anchor: re.Pattern[str]
+    start_anchor: Pattern
     data: dict[str, Any]
 
 
@@ -237,8 +242,9 @@ def _parser(name: Any, args: Any, at: str, args_at: str, problems: _Problems) ->
 
 def _delimiter(
     at: str, raw: dict[str, Any], literal_key: str, pattern_key: str, problems: _Problems
-) -> tuple[re.Pattern[str] | None, frozenset[str]]:
-    """A delimiter as one compiled pattern (literals as an alternation, longest first)."""
+) -> tuple[Pattern | None, frozenset[str]]:
+    """A delimiter as one compiled pattern (literals as an alternation, longest first: a
+    search for fixed strings, run by :mod:`re`, cannot backtrack past them)."""
     if literal_key in raw and pattern_key in raw:
         problems.add(f"{at}/{pattern_key}", f"give '{literal_key}' or '{pattern_key}', not"
                      " both", "template-value")
@@ -261,7 +267,7 @@ def _delimiter(
     return None, frozenset()
 
 
-def _regex(pattern: Any, at: str, problems: _Problems) -> re.Pattern[str] | None:
+def _regex(pattern: Any, at: str, problems: _Problems) -> Pattern | None:
     """``pattern`` compiled as transformers does (``DOTALL``), or a problem naming why not.
 
     transformers compiles with the third-party ``regex`` module; toolwire with :mod:`re`.
@@ -276,12 +282,18 @@ def _regex(pattern: Any, at: str, problems: _Problems) -> re.Pattern[str] | None
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
-            return re.compile(pattern, re.DOTALL)
+            re.compile(pattern, re.DOTALL)
         except (re.error, FutureWarning, DeprecationWarning) as exc:
             problems.add(at, f"regular expression {pattern!r} uses a construct toolwire does"
                          f" not run (Python re: {exc}); write it in the syntax both Python's re"
                          " and the regex module read", "template-regex")
             return None
+    try:  # the model's text is searched with a bound on the time (toolwire.boundedre)
+        return boundedre.compile(pattern, re.DOTALL)
+    except boundedre.Unsupported as exc:
+        problems.add(at, f"regular expression {pattern!r} cannot be run with a bound on its"
+                     f" time ({exc})", "template-regex")
+        return None
 
 
 def _check_transform(transform: Any, at: str, problems: _Problems) -> None:

@@ -20,10 +20,10 @@ from typing import Any, TypeVar
 
 from .._record import setfield
 from ..reply import Reply
-from ..toolcall import ToolCall, copy_json
+from ..toolcall import ArgumentError, ToolCall, copy_json
 from .definition import ToolDefinition, compile_definition, schema_definition
 from .errors import InvalidTools
-from .part import tool_part
+from .part import Others, ToolPart, tool_part
 
 __all__ = ["Tools", "as_tools"]
 
@@ -48,10 +48,11 @@ class Tools:
     def __init__(self, fmt: str, request: Any, *, registry: Any = None) -> None:
         from ..registry import Registry
 
-        spec = (registry or Registry.default()).spec(fmt)
+        registry = registry or Registry.default()
+        spec = registry.spec(fmt)
         part = tool_part(spec)
         found: list[ToolDefinition] = []
-        for raw in part.read(request):
+        for raw in part.read(request, _others(registry)):
             found.extend(compile_definition(spec.format, raw, part.translations))
         self._set(spec.format, found)
 
@@ -77,6 +78,10 @@ class Tools:
         for calls read from model text or any request toolwire has no spec part for."""
         if dialect not in ("draft2020-12", "draft7"):
             raise ValueError(f"dialect must be 'draft2020-12' or 'draft7', not {dialect!r}")
+        for i, name in enumerate(schemas):
+            if not isinstance(name, str) or not name:
+                raise InvalidTools(None, f"a tool name must be a non-empty string, not {name!r}",
+                                   index=i)
         found = [
             ToolDefinition(name, "unchecked", None, reason="offered without a schema")
             if schema is None
@@ -136,9 +141,12 @@ class Tools:
         Undecodable arguments are not checked: their own error stands."""
         tool = self._by_name.get(call.name)
         if tool is None:
-            if call.unknown_tool and not call.arguments_invalid:
+            offered = (self._offered(call.name),)
+            if call.unknown_tool and not call.arguments_invalid and (
+                    call.arguments_errors == offered):
                 return call
-            return call.replace(unknown_tool=True, arguments_invalid=False, arguments_errors=())
+            return call.replace(unknown_tool=True, arguments_invalid=False,
+                                arguments_errors=offered)
         errors = () if call.arguments_undecodable else tool.errors(call._arguments)
         if errors:
             return call.replace(unknown_tool=False, arguments_invalid=True,
@@ -162,17 +170,50 @@ class Tools:
         setfield(checked, "calls", calls)
         return checked
 
-    def error_result(self, call: ToolCall) -> str:
-        """:meth:`toolwire.Reply.error_result`, plus, for an unknown tool, the offered names
-        (the closest first) so the model can pick one."""
-        text = Reply.error_result(call)
-        if call.unknown_tool and self._by_name:
-            import difflib
+    def _offered(self, name: str) -> ArgumentError:
+        """The verdict's one error for an unknown tool: what was offered, the closest
+        name first, so the model can pick one (specs/README.md §8.2)."""
+        if not self._by_name:
+            return ArgumentError("", "unknown_tool", "No tools were offered.")
+        import difflib
 
-            close = difflib.get_close_matches(call.name, list(self._by_name), n=1)
-            hint = f" Did you mean {close[0]!r}?" if close else ""
-            text += f"{hint} The tools offered are: {', '.join(self._by_name)}."
-        return text
+        close = difflib.get_close_matches(name, list(self._by_name), n=1)
+        hint = f"Did you mean {close[0]!r}? " if close else ""
+        return ArgumentError("", "unknown_tool",
+                             f"{hint}The tools offered are: {', '.join(self._by_name)}.")
+
+    def error_result(self, call: ToolCall) -> str:
+        """:meth:`toolwire.Reply.error_result`: for an unknown tool checked here it names the
+        offered tools (the closest first), as ``reply.answer()`` does."""
+        return Reply.error_result(call)
+
+
+_OTHERS: dict[int, tuple[Any, Others]] = {}
+
+
+def _others(registry: Any) -> Others:
+    """Every format of ``registry`` with a tools part, base formats first, the one most
+    formats extend first of all (a foreign list is named ``openai``, not ``groq``)."""
+    held = _OTHERS.get(id(registry))
+    if held is not None and held[0] is registry:
+        return held[1]
+    bases: dict[str, int] = {}
+    found: list[tuple[str, str, ToolPart]] = []
+    for name in registry.formats():
+        spec = registry.spec(name)
+        base = spec.data.get("extends")
+        if isinstance(base, str):
+            bases[base] = bases.get(base, 0) + 1
+        if isinstance(spec.data.get("tools"), Mapping):
+            found.append((name, base if isinstance(base, str) else "", tool_part(spec)))
+    found.sort(key=lambda f: (bool(f[1]), -bases.get(f[0], 0), f[0]))
+    looks = {name: part.looks_like and part.looks_like.source for name, _, part in found}
+    others = tuple((name, part) for name, base, part in found
+                   if not base or looks[name] != looks.get(base))  # a dialect: its base says
+    if len(_OTHERS) >= 16:
+        _OTHERS.clear()
+    _OTHERS[id(registry)] = (registry, others)  # the registry is held: its id is not reused
+    return others
 
 
 def as_tools(fmt: str, tools: Any, registry: Any = None) -> Tools:

@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from .._record import Record, setfield
+from ..errors import RegexBudgetExceeded
 from ..toolcall import ArgumentError, copy_json
 from .dialect import SchemaProblem, make_strict, translate, validator_class
 from .errors import InvalidTools
 from .fastcheck import Check, compile_check
 from .part import RawTool, Shape
+from .references import check_references
+from .validators import check_patterns, make_validator
 
 __all__ = ["ToolDefinition", "compile_definition", "schema_definition"]
 
@@ -70,12 +73,20 @@ class ToolDefinition(Record):
         if self._validator is None:
             return ()
         check = self._check
-        if check is not None and check(arguments):
-            return ()  # the fast check is exact where it answers True (fastcheck.py)
-        found = {
-            (_pointer(e.absolute_path), str(e.validator), _short(e.message))
-            for e in self._validator.iter_errors(arguments)
-        }
+        if check is not None:
+            try:
+                if check(arguments):
+                    return ()  # the fast check is exact where it answers True (fastcheck.py)
+            except (RecursionError, RegexBudgetExceeded):
+                pass  # no answer: jsonschema says what is wrong
+        try:
+            found = {
+                (_pointer(e.absolute_path), str(e.validator), _short(e.message))
+                for e in self._validator.iter_errors(arguments)
+            }
+        except RecursionError:
+            return (ArgumentError("", "too_deep", "the arguments nest too deeply to be checked"
+                                  " against the tool's schema"),)
         return tuple(ArgumentError(*f) for f in sorted(found))
 
 
@@ -109,11 +120,22 @@ def _validator(fmt: str | None, name: str, index: int | None, schema: Any, diale
                 fmt, f"not a valid JSON Schema: {_short(exc.message)}", tool=name, index=index,
                 pointer=_pointer(exc.path),
             ) from None
+        try:
+            check_references(schema, cls)  # every $ref resolves inside, none loops in place
+            check_patterns(schema)  # every pattern runs with a bound
+        except SchemaProblem as exc:
+            raise InvalidTools(fmt, exc.reason, tool=name, index=index,
+                               pointer=exc.pointer) from None
+        except RecursionError:
+            raise InvalidTools(fmt, "the schema is nested too deeply to check", tool=name,
+                               index=index, pointer="") from None
         if key is not None:
             if len(_VALID_SCHEMAS) >= _MEMO_SIZE:
                 _VALID_SCHEMAS.clear()
             _VALID_SCHEMAS.add(key)
-    return cls(schema)  # cheap: jsonschema builds what it needs on the first validation
+    # Cheap: jsonschema builds what it needs on the first validation. Nothing is ever
+    # retrieved, patterns are bounded, formats asserted (validators.py).
+    return make_validator(cls, schema)
 
 
 # Checking a schema against its meta-schema is most of the cost of building Tools (about

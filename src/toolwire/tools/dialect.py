@@ -53,6 +53,8 @@ def _translate(schema: Any, table: Mapping[str, Any], at: str) -> dict[str, Any]
     out: dict[str, Any] = {}
     nullable = False
     for key, value in schema.items():
+        if value is None:
+            continue  # unset, as proto3 JSON and an SDK's model_dump() write it (§8.4)
         rule = rules.get(key)
         here = f"{at}/{_escape(key)}"
         if rule is None:
@@ -65,8 +67,8 @@ def _translate(schema: Any, table: Mapping[str, Any], at: str) -> dict[str, Any]
             if not isinstance(value, bool):
                 raise SchemaProblem(here, "nullable must be true or false")
             nullable = value
-        elif rule == "schema":
-            out[key] = _translate(value, table, here)
+        elif rule == "schema":  # a boolean is a schema as it is (additionalProperties: false)
+            out[key] = value if isinstance(value, bool) else _translate(value, table, here)
         elif rule == "schema_list":
             if not isinstance(value, list):
                 raise SchemaProblem(here, f"{key} must be a list of schemas")
@@ -130,6 +132,8 @@ def _close(node: dict[str, Any], at: str) -> None:
     if not _is_object_schema(node):
         return
     properties = node.get("properties") or {}
+    if not isinstance(properties, dict):
+        raise SchemaProblem(f"{at}/properties", "properties must be an object of schemas")
     extra = node.get("additionalProperties", False)
     if extra is not False:
         raise SchemaProblem(f"{at}/additionalProperties",

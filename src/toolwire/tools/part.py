@@ -14,11 +14,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._record import Record, setfield
-from ..expression import Expression, compile_expression
+from ..expression import Expression, NotJSONError, compile_expression
 from ..spec import WireSpec
 from .errors import InvalidTools
 
-__all__ = ["RawTool", "Shape", "ToolPart", "tool_part"]
+__all__ = ["Others", "RawTool", "Shape", "ToolPart", "tool_part"]
+
+
+Others = tuple[tuple[str, "ToolPart"], ...]
+"""Other formats' tools parts, by format name (a registry's, base formats first)."""
 
 
 class Shape(Record):
@@ -73,6 +77,8 @@ class ToolPart:
         self.select = None if select is None else tuple(compile_expression(s) for s in select)
         self.shapes = tuple(Shape(i, d) for i, d in enumerate(data["definitions"]))
         self.translations: Mapping[str, Any] = data.get("translations") or {}
+        looks_like = data.get("looks_like")
+        self.looks_like = None if looks_like is None else compile_expression(looks_like)
 
     def _error(self, reason: str, **where: Any) -> InvalidTools:
         return InvalidTools(self.format, reason, **where)
@@ -80,16 +86,35 @@ class ToolPart:
     def _evaluate(self, expression: Expression, value: Any, what: str) -> Any:
         try:
             return expression.evaluate(value)
+        except NotJSONError:
+            raise  # an SDK object inside plain data: read() makes the whole input JSON
         except ValueError as exc:
             raise self._error(f"{what} ({expression.source!r}) failed: {exc}") from None
 
+    def plain(self, tools: Any) -> Any:
+        """``tools`` as JSON: SDK objects (a google-genai ``types.Tool``, a
+        ``GenerateContentConfig``, a mistralai ``Tool``…) dumped by alias, without nulls,
+        bytes as base64 text (toolwire.interop.objects, §5)."""
+        from ..errors import MalformedResponse
+        from ..interop.objects import jsonable
+
+        try:
+            return jsonable(tools, self.format)
+        except MalformedResponse as exc:
+            raise self._error(f"the tool list is not JSON data: {exc.reason}") from None
+
     def lists(self, tools: Any) -> list[list[Any]]:
         """The tool lists of a request body, or ``[tools]`` for a bare list."""
+        if not isinstance(tools, (str, bytes, bytearray, list, dict)) and _is_object(tools):
+            tools = self.plain(tools)
         if isinstance(tools, (str, bytes, bytearray)):
             try:
                 tools = json.loads(tools)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 raise self._error(f"the tool list is not JSON: {exc}") from None
+            if not isinstance(tools, (list, dict)):
+                raise self._error(f"the JSON text is a {type(tools).__name__}, not a request"
+                                  " body or a tool list")
         if isinstance(tools, list):
             return [tools]
         if not isinstance(tools, dict):
@@ -112,10 +137,40 @@ class ToolPart:
             raise self._error(f"the request body has no tool list (looked at {looked})")
         return found
 
-    def read(self, tools: Any) -> list[RawTool]:
-        """Every tool definition in ``tools``, in request order, each with its shape."""
+    def read(self, tools: Any, others: Others = ()) -> list[RawTool]:
+        """Every tool definition in ``tools``, in request order, each with its shape.
+
+        ``others`` are the other formats' tools parts: an element of a tool list that
+        this format's ``looks_like`` does not hold on, and another's does, is refused
+        naming that format (§8.1) before anything reads it."""
+        try:
+            return self._read(tools, others)
+        except NotJSONError:  # SDK objects inside a list or a body: read its JSON instead
+            return self._read(self.plain(tools), others)
+
+    def _foreign(self, position: int, element: Any, others: Others) -> None:
+        if self.looks_like is None or not isinstance(element, dict):
+            return
+        if self._evaluate(self.looks_like, element, "looks_like") is True:
+            return
+        owners = [fmt for fmt, part in others if part.looks_like is not None
+                  and part.looks_like.source != self.looks_like.source
+                  and _holds(part.looks_like, element)]
+        if owners:
+            also = f" (also {', '.join(owners[1:4])})" if len(owners) > 1 else ""
+            raise self._error(
+                f"element {position} of the tool list is a tool in the {owners[0]} format"
+                f"{also}, not {self.format}'s: build toolwire.Tools({owners[0]!r}, request)"
+                f" for that request, or pass {self.format}'s own tool list"
+            )
+
+    def _read(self, tools: Any, others: Others) -> list[RawTool]:
         raw: list[RawTool] = []
+        position = 0
         for tool_list in self.lists(tools):
+            for element in tool_list:
+                self._foreign(position, element, others)
+                position += 1
             elements: list[Any] = []
             if self.select is None:
                 elements = list(tool_list)
@@ -132,6 +187,8 @@ class ToolPart:
             for element in elements:
                 index = len(raw)
                 if not isinstance(element, dict):
+                    if _is_object(element):
+                        raise NotJSONError(element)  # an SDK object: read() dumps the input
                     raise self._error(
                         f"a tool definition must be an object, not {type(element).__name__}",
                         index=index,
@@ -154,6 +211,20 @@ class ToolPart:
             " part",
             index=index,
         )
+
+
+def _holds(predicate: Expression, value: Any) -> bool:
+    try:
+        return predicate.evaluate(value) is True
+    except ValueError:
+        return False
+
+
+def _is_object(value: Any) -> bool:
+    """An SDK object (a model, a dataclass, a mapping): something to dump, not a type error."""
+    kind = type(value)
+    return (callable(getattr(kind, "model_dump", None)) or hasattr(kind, "__fields__")
+            or hasattr(kind, "__dataclass_fields__") or isinstance(value, Mapping))
 
 
 _PARTS: dict[int, tuple[WireSpec, ToolPart]] = {}

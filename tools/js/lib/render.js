@@ -1,5 +1,6 @@
 // Rendering back (specs/README.md §6): the spec's JSON templates filled with a reply's calls,
 // its assistant turn and a whole reply body. roundTrip() checks §6.3's property on one reply.
+import { createHash } from 'node:crypto';
 import { compileExpression } from './expression.js';
 import { isObject } from './json.js';
 import { read, fates, ToolwireError } from './interpreter.js';
@@ -142,10 +143,36 @@ export function roundTrip(spec, response, reply, same) {
 // convert (§6.3): a reply's text and calls as `target`'s assistant turn, refusing what the
 // target cannot express — a call without an id where it `requires_id`, and unless `lossy`
 // provider data its `call` does not write and server-side calls.
-export function convert(reply, target, { lossy = false } = {}) {
+// §6.3: the id `ids: 'mint'` gives the call at `index`: 9 hex digits of the SHA-256 of the
+// index, the name and the arguments text, one per line.
+export function mintId(call, index) {
+  const text = callVars(call, '').arguments_text;
+  return createHash('sha256').update(`${index}\n${call.name}\n${text}`, 'utf8').digest('hex').slice(0, 9);
+}
+
+function withIds(format, kept, ids) {
+  if (!ids || kept.every((c) => c.id)) return kept;
+  const taken = new Set(kept.filter((c) => c.id).map((c) => c.id));
+  return kept.map((call, index) => {
+    if (call.id) return call;
+    let given;
+    if (ids === 'mint') {
+      given = mintId(call, index);
+      for (let salt = 1; taken.has(given); salt++) given = mintId(call, index + salt * kept.length);
+    } else {
+      given = ids(call, index);
+      if (typeof given !== 'string' || !given || taken.has(given)) throw renderError(format, `ids() gave no fresh id for call ${index}`);
+    }
+    taken.add(given);
+    return { ...call, id: given };
+  });
+}
+
+export function convert(reply, target, { lossy = false, ids = null } = {}) {
   const render = target.data.render;
   if (!render) throw renderError(target.format, `${target.format} has no render part`);
-  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
+  if ((reply.refused || []).length) throw renderError(target.format, `the reply holds items its format refused (client actions ${target.format} cannot carry)`);
+  const kept = withIds(target.format, reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped'), ids);
   if (render.requires_id) {
     const bare = kept.find((c) => !c.id);
     if (bare) throw renderError(target.format, `call ${bare.name} has no id, and ${target.format} pairs results with calls by id`);
@@ -159,20 +186,26 @@ export function convert(reply, target, { lossy = false } = {}) {
     }
     if (reply.server_calls.length) throw renderError(target.format, `${target.format} cannot carry calls the provider ran itself`);
   }
-  return assistantTurn(target, reply, undefined);
+  return assistantTurn(target, { ...reply, calls: kept, truncated: false }, undefined); // kept: none dropped
 }
 
 const MCP_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 const isBlocks = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b) && MCP_TYPES.has(b.type));
+// An MCP CallToolResult: only its own keys, its content blocks (or none).
+const RESULT_KEYS = new Set(['content', 'isError', 'structuredContent', '_meta']);
+const isCallToolResult = (v) => isObject(v) && 'content' in v && Object.keys(v).every((k) => RESULT_KEYS.has(k))
+  && (isBlocks(v.content) || (Array.isArray(v.content) && !v.content.length));
 
 // §6.2: the `result.*` variables of one result (a string, JSON value, MCP blocks, a
 // CallToolResult `{content, isError}`, or an Error).
-function resultVars(render, given, format) {
-  let value = given; let isError = false;
-  if (given instanceof Error) { value = given.message; isError = true; }
-  else if (isObject(given) && Array.isArray(given.content) && 'isError' in given) { value = given.content; isError = given.isError === true; }
-  const blocks = isBlocks(value) ? value : null;
+// An Error's type is its `name`; a rejected call's error result says it is one (`labelled`).
+function resultVars(render, given, format, labelled = false) {
+  let value = given; let isError = labelled; let errorType = null;
+  let blocks = isBlocks(value) ? value : null;
+  if (given instanceof Error) { value = given.message; isError = true; errorType = given.name || 'Error'; }
+  else if (isCallToolResult(given)) { value = given.content; blocks = value; isError = given.isError === true; }
   const textOf = () => {
+    if (errorType !== null) return value || errorType;
     if (!blocks) return typeof value === 'string' ? value : JSON.stringify(value);
     return blocks.map((b) => {
       if (b.type !== 'text') throw renderError(format, `a ${b.type} block cannot be written as text in ${format}`);
@@ -184,14 +217,18 @@ function resultVars(render, given, format) {
     if (template === undefined) throw renderError(format, `${format} cannot write an MCP ${block.type} block`);
     return fill(template, lookupIn({ block }), format);
   };
+  // §6.2: result.error names the exception's type; result.error_text says it is an error.
+  const error = () => (errorType === null || !isError ? textOf() : value ? `${errorType}: ${value}` : errorType);
   return {
     isError,
     vars: {
       is_error: isError,
       text: textOf,
+      error,
+      error_text: () => (labelled || !isError ? error() : `Error: ${error()}`),
       value: () => (blocks ? textOf() : value),
       object: () => (isObject(value) && !blocks ? value : { result: blocks ? textOf() : value }),
-      content: () => (blocks ? blocks.map(renderBlock) : textOf()),
+      content: () => (blocks && blocks.length ? blocks.map(renderBlock) : textOf()),
       blocks: () => (blocks ? blocks : [{ type: 'text', text: textOf() }]).map(renderBlock),
     },
   };
@@ -204,11 +241,17 @@ export function answer(spec, reply, results) {
   const format = spec.format;
   const fate = fates(reply);
   const slotOf = new Map();
+  // Keys resolve through maps built once: scanning the calls per key would make n answers cost n².
+  const byId = new Map(); const byObject = new Map();
+  reply.calls.forEach((c, i) => {
+    byObject.set(c, [i]);
+    if (c.id) { if (!byId.has(c.id)) byId.set(c.id, []); byId.get(c.id).push(i); }
+  });
   for (const key of results.keys()) {
     let matches;
     if (typeof key === 'number') matches = reply.calls[key] ? [key] : [];
-    else if (typeof key === 'string') matches = reply.calls.map((c, i) => (c.id === key ? i : -1)).filter((i) => i !== -1);
-    else matches = reply.calls.map((c, i) => (c === key ? i : -1)).filter((i) => i !== -1);
+    else if (typeof key === 'string') matches = byId.get(key) || [];
+    else matches = byObject.get(key) || [];
     if (matches.length !== 1) throw renderError(format, matches.length ? `result key ${String(key)} matches ${matches.length} calls` : `result for no call of the reply: ${String(key)}`);
     if (fate[matches[0]] === 'dropped') throw renderError(format, `a result for the dropped call ${reply.calls[matches[0]].name}`);
     slotOf.set(matches[0], results.get(key));
@@ -217,11 +260,13 @@ export function answer(spec, reply, results) {
   reply.calls.forEach((call, i) => {
     if (fate[i] === 'dropped') return;
     let given = slotOf.get(i);
+    let labelled = false;
     if (given === undefined) {
       if (fate[i] !== 'rejected') throw renderError(format, `no result for the runnable call ${call.name}`);
-      given = new Error(call.arguments_error || 'the call was rejected');
+      given = `Error: ${call.arguments_error || 'the call was rejected'}.`; // its error result
+      labelled = true;
     }
-    const { isError, vars } = resultVars(render, given, format);
+    const { isError, vars } = resultVars(render, given, format, labelled);
     const template = isError ? render.error_result : render.result;
     rendered.push(fill(template, lookupIn({ call: callVars(call, format), result: vars }), format));
   });

@@ -40,8 +40,9 @@ export function replyToDict(reply) {
 }
 
 // The results every kept call is answered with, by its index (tests/test_js_implementation.py
-// answers Python's reply the same way): a text, a JSON object, MCP text blocks, an isError result.
-const ANSWERS = ['ok', { temperature: 21 }, [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], { content: [{ type: 'text', text: 'failed' }], isError: true }];
+// answers Python's reply the same way): a text, a JSON object, MCP text blocks, an isError result,
+// a CallToolResult with no content.
+const ANSWERS = ['ok', { temperature: 21 }, [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], { content: [{ type: 'text', text: 'failed' }], isError: true }, { content: [] }];
 
 // One reply for the differential test: its JSON and, for a rendered format, its assistant turn
 // (from its items, and converted from its calls alone) and its answers.

@@ -1,15 +1,25 @@
 // The request's tool list and calls checked against it: specs/README.md §8.
-// compileTools(spec, tools) reads the list once (translation §8.4, strict mode §8.3, the
+// compileTools(spec, tools, others) reads the list once (translation §8.4, strict mode §8.3, the
 // draft's meta-schema); checkCalls(compiled, calls) marks unknown_tool / arguments_invalid.
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { compileExpression, holds } from './expression.js';
 import { loads, isObject } from './json.js';
 import { ToolwireError } from './interpreter.js';
+import { checkReferences, FORMATS } from './tools_schema.js';
 
+// The formats of §8.2 are asserted, any other is an annotation; nothing is ever retrieved
+// (ajv loads no schema it is not given, and checkReferences refuses a $ref it cannot resolve).
+// Patterns are compiled with ajv's RegExp (ECMA, backtracking): unlike Python's bounded
+// engine, a pathological pattern is not bounded here (tools/js/README.md).
+const withFormats = (ajv) => {
+  for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  return ajv;
+};
+const OPTIONS = { allErrors: true, strict: false, validateFormats: true, logger: false };
 const DRAFTS = {
-  draft7: { uri: 'http://json-schema.org/draft-07/schema', make: () => new Ajv({ allErrors: true, strict: false, validateFormats: false }) },
-  'draft2020-12': { uri: 'https://json-schema.org/draft/2020-12/schema', make: () => new Ajv2020({ allErrors: true, strict: false, validateFormats: false }) },
+  draft7: { uri: 'http://json-schema.org/draft-07/schema', make: () => withFormats(new Ajv(OPTIONS)) },
+  'draft2020-12': { uri: 'https://json-schema.org/draft/2020-12/schema', make: () => withFormats(new Ajv2020(OPTIONS)) },
 };
 const validators = {};
 const validatorOf = (dialect) => (validators[dialect] ||= DRAFTS[dialect].make());
@@ -32,6 +42,7 @@ function translate(schema, table, pointer = '') {
   const out = {};
   let nullable = false;
   for (const [key, value] of Object.entries(schema)) {
+    if (value === null) continue; // unset (proto3 JSON, an SDK's dump): absent, §8.4
     const at = `${pointer}/${escape(key)}`;
     const rule = table.keywords[key];
     const fail = (message) => { throw Object.assign(new Error(message), { pointer: at }); };
@@ -45,7 +56,7 @@ function translate(schema, table, pointer = '') {
     } else if (rule === 'nullable') {
       if (typeof value !== 'boolean') fail('nullable must be a boolean');
       nullable = value;
-    } else if (rule === 'schema') out[key] = translate(value, table, at);
+    } else if (rule === 'schema') out[key] = typeof value === 'boolean' ? value : translate(value, table, at);
     else if (rule === 'schema_list') {
       if (!Array.isArray(value)) fail(`${key} must be a list`);
       out[key] = value.map((s, i) => translate(s, table, `${at}/${i}`));
@@ -100,13 +111,32 @@ function partOf(spec) {
     select: data.select ? data.select.map(c) : null,
     translations: data.translations || {},
     definitions: data.definitions.map((d) => ({ ...d, when: c(d.when), name: c(d.name), parameters: c(d.parameters), strict: c(d.strict) })),
+    looksLike: c(data.looks_like),
   };
   parts.set(spec, part);
   return part;
 }
 
-// compileTools(spec, tools): { names, parameters: {name: schema|null}, tools: Map }.
-export function compileTools(spec, input) {
+// §8.1 looks_like: an element this format's predicate fails on and another's holds on is
+// refused naming that format. `others`: [name, spec] of the other formats, bases first.
+function refuseForeign(format, part, lists, others) {
+  if (!part.looksLike) return;
+  let position = 0;
+  for (const list of lists) {
+    for (const element of list) {
+      if (isObject(element) && !holds(part.looksLike, element)) {
+        const owners = others.map(([name, s]) => [name, partOf(s)])
+          .filter(([, p]) => p && p.looksLike && p.looksLike.source !== part.looksLike.source && holds(p.looksLike, element))
+          .map(([name]) => name);
+        if (owners.length) throw invalid(format, `element ${position} of the tool list is a tool in the ${owners[0]} format, not ${format}'s`);
+      }
+      position++;
+    }
+  }
+}
+
+// compileTools(spec, tools, others): { names, parameters: {name: schema|null}, tools: Map }.
+export function compileTools(spec, input, others = []) {
   const format = spec.format;
   const part = partOf(spec);
   if (!part) throw new ToolwireError('not_declared', `${format} declares no tools part`, { part: 'tools' });
@@ -121,6 +151,7 @@ export function compileTools(spec, input) {
     if (!lists.length) throw invalid(format, 'the request body carries no tool list');
     if (lists.some((l) => !Array.isArray(l))) throw invalid(format, 'a tool list is not a list');
   } else throw invalid(format, 'tools must be a request body, a tool list, or JSON text of either');
+  refuseForeign(format, part, lists, others);
   const definitions = [];
   for (const list of lists) {
     if (!part.select) { definitions.push(...list); continue; }
@@ -171,7 +202,11 @@ export function compileTools(spec, input) {
       const first = ajv.errors[0];
       throw fail(`its schema is not a valid JSON Schema: ${first.message}`, first.instancePath);
     }
-    offer(name, { name, schema, validate: ajv.compile(schema) }, index);
+    try { checkReferences(schema); } catch (error) { throw fail(error.message, error.pointer); }
+    if (isObject(schema) && typeof schema.$id === 'string') ajv.removeSchema(schema.$id); // one $id, many requests
+    let validate;
+    try { validate = ajv.compile(schema); } catch (error) { throw fail(`its schema does not compile: ${error.message}`, ''); }
+    offer(name, { name, schema, validate }, index);
   });
   return { format, names: [...tools.keys()], parameters: Object.fromEntries([...tools].map(([n, t]) => [n, t.schema])), tools };
 }
@@ -183,9 +218,20 @@ export function checkCalls(compiled, calls) {
   return calls.map((call) => {
     const checked = { ...call, unknown_tool: false, arguments_invalid: false, arguments_errors: [] };
     const tool = compiled.tools.get(call.name);
-    if (!tool) { checked.unknown_tool = true; return checked; }
+    if (!tool) { // §8.2: one error naming what was offered
+      checked.unknown_tool = true;
+      checked.arguments_errors = [{ pointer: '', keyword: 'unknown_tool', message: `The tools offered are: ${compiled.names.join(', ')}.` }];
+      return checked;
+    }
     if (!tool.validate || call.arguments_undecodable) return checked;
-    if (tool.validate(call.arguments)) return checked;
+    let valid;
+    try { valid = tool.validate(call.arguments); } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      checked.arguments_invalid = true; // nested deeper than the check can follow (§8.2)
+      checked.arguments_errors = [{ pointer: '', keyword: 'too_deep', message: 'the arguments nest too deeply to be checked' }];
+      return checked;
+    }
+    if (valid) return checked;
     // An applicator (anyOf, oneOf) reports once, as itself: its branches' errors go.
     const applicators = tool.validate.errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
     const errors = tool.validate.errors

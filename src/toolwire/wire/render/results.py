@@ -34,14 +34,19 @@ _CALL_TOOL_RESULT_KEYS: Final = frozenset({"content", "isError", "structuredCont
 
 
 class Result:
-    """One result, classified: ``kind`` is ``text``, ``json`` or ``blocks``."""
+    """One result, classified: ``kind`` is ``text``, ``json`` or ``blocks``; for an error,
+    ``error_type`` is the exception's class name (None for an MCP ``isError`` result or a
+    rejected call) and ``labelled`` says the text already says it is an error."""
 
-    __slots__ = ("is_error", "kind", "value")
+    __slots__ = ("error_type", "is_error", "kind", "labelled", "value")
 
-    def __init__(self, kind: str, value: Any, is_error: bool) -> None:
+    def __init__(self, kind: str, value: Any, is_error: bool, *, error_type: str | None = None,
+                 labelled: bool = False) -> None:
         self.kind = kind
         self.value = value
         self.is_error = is_error
+        self.error_type = error_type
+        self.labelled = labelled
 
 
 def _is_blocks(value: Any) -> bool:
@@ -59,7 +64,7 @@ def _is_blocks(value: Any) -> bool:
 def classify(value: Any, format: str) -> Result:
     """``value`` as a :class:`Result`; a value that is no JSON is a :class:`RenderError`."""
     if isinstance(value, BaseException):
-        return Result("text", str(value) or type(value).__name__, True)
+        return Result("text", str(value), True, error_type=type(value).__name__)
     if isinstance(value, str):
         return Result("text", str.__str__(value), False)
     if not isinstance(value, (dict, list, int, float, bool, type(None))):
@@ -88,7 +93,7 @@ def _compact(value: Any) -> str:
 
 def _as_text(result: Result, format: str) -> str:
     if result.kind == "text":
-        return str(result.value)
+        return str(result.value) or (result.error_type or "")
     if result.kind == "json":
         return _compact(result.value)
     texts = []
@@ -135,12 +140,24 @@ def result_variables(result: Result, format: str, templates: Mapping[str, Any]) 
         return {"result": value()}
 
     def content() -> Any:
-        if result.kind == "blocks":
+        if result.kind == "blocks" and result.value:
             return _blocks(result, format, templates)
-        return _as_text(result, format)
+        return _as_text(result, format)  # no blocks: the empty string, where a string goes
+
+    def error() -> str:
+        text = _as_text(result, format)
+        if result.error_type is None or not result.is_error:
+            return text
+        message = str(result.value)
+        return f"{result.error_type}: {message}" if message else result.error_type
+
+    def error_text() -> str:
+        return error() if result.labelled or not result.is_error else f"Error: {error()}"
 
     return lazy(
         text=lambda: _as_text(result, format),
+        error=error,
+        error_text=error_text,
         value=value,
         object=as_object,
         content=content,

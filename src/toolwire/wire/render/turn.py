@@ -18,11 +18,11 @@ module fills those templates from a :class:`~toolwire.Reply`:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...toolcall import ToolCall
-from .results import call_variables, classify, result_variables
+from .results import Result, call_variables, classify, result_variables
 from .template import ABSENT, RenderError, Scope, fill, placeholders
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ...reply import Reply
     from ...spec import RenderPart, WireSpec
 
-__all__ = ["answer", "assistant_message", "convert", "render_call", "reply_body"]
+__all__ = ["answer", "assistant_message", "convert", "mint_id", "render_call", "reply_body"]
 
 
 def _spec_of(reply: Reply, registry: Registry | None) -> tuple[WireSpec, dict[str, Any] | None]:
@@ -141,33 +141,77 @@ def _synthesized(spec: WireSpec, part: RenderPart, text: Any, calls: list[ToolCa
     return found
 
 
-def _resolve(reply: Reply, key: Any) -> int:
-    """The index in ``reply.calls`` of the call a results key names."""
-    calls = reply.calls
-    if type(key) is int:  # a call's index in reply.calls: for calls equal in every field
-        if 0 <= key < len(calls):
-            return key
-        raise RenderError(reply.format, f"no call {key}: the reply has {len(calls)}")
-    if isinstance(key, ToolCall):
-        for index, call in enumerate(calls):
-            if call is key:
+class _Keys:
+    """Where each results key points in ``reply.calls``, looked up in a dictionary.
+
+    A loop answers every call of a reply, so resolving each key by scanning the calls
+    would make answering n calls cost n². The very call objects (the usual key) and the
+    ids are indexed when the answer starts; an equal but distinct call is looked up by
+    a frozen copy of its value, indexed only when such a key first appears.
+    """
+
+    def __init__(self, reply: Reply) -> None:
+        self.reply = reply
+        self.calls = reply.calls
+        self.by_object = {id(c): i for i, c in enumerate(self.calls)}
+        self.by_id: dict[str, list[int]] = {}
+        for index, call in enumerate(self.calls):
+            if call.id:
+                self.by_id.setdefault(call.id, []).append(index)
+        self.by_value: dict[Any, list[int]] | None = None
+
+    def _equal_calls(self, key: ToolCall) -> list[int]:
+        if self.by_value is None:
+            self.by_value = {}
+            for index, call in enumerate(self.calls):
+                try:
+                    self.by_value.setdefault(_frozen(call._key()), []).append(index)
+                except (TypeError, RecursionError):  # unhashable or too deep: scanned
+                    self.by_value.setdefault(None, []).append(index)
+        try:
+            found = list(self.by_value.get(_frozen(key._key()), ()))
+        except (TypeError, RecursionError):
+            found = []
+        found.extend(self.by_value.get(None, ()))
+        return sorted(i for i in found if self.calls[i] == key)
+
+    def resolve(self, key: Any) -> int:
+        """The index in ``reply.calls`` of the call a results key names."""
+        calls = self.calls
+        if type(key) is int:  # a call's index in reply.calls: for calls equal in every field
+            if 0 <= key < len(calls):
+                return key
+            raise RenderError(self.reply.format, f"no call {key}: the reply has {len(calls)}")
+        if isinstance(key, ToolCall):
+            index = self.by_object.get(id(key))
+            if index is not None and calls[index] is key:
                 return index
-        matches = [i for i, c in enumerate(calls) if c == key]
-    elif isinstance(key, str):
-        matches = [i for i, c in enumerate(calls) if c.id == key and key]
-    else:
-        raise TypeError(
-            "a results key is a call id (str), a ToolCall, or a call's index in reply.calls,"
-            f" not {type(key).__name__}"
+            matches = self._equal_calls(key)
+        elif isinstance(key, str):
+            matches = self.by_id.get(key, []) if key else []
+        else:
+            raise TypeError(
+                "a results key is a call id (str), a ToolCall, or a call's index in"
+                f" reply.calls, not {type(key).__name__}"
+            )
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise RenderError(self.reply.format, f"no call of this reply is {key!r}")
+        raise RenderError(
+            self.reply.format, f"{len(matches)} calls of this reply match {key!r}: key their"
+            " results by their index in reply.calls",
         )
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise RenderError(reply.format, f"no call of this reply is {key!r}")
-    raise RenderError(
-        reply.format, f"{len(matches)} calls of this reply match {key!r}: key their results by"
-        " their index in reply.calls",
-    )
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a call's value that is equal exactly where ``==`` is."""
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    hash(value)
+    return value
 
 
 def answer(
@@ -177,8 +221,9 @@ def answer(
     spec, _ = _spec_of(reply, registry)
     part = _part(spec)
     given: dict[int, Any] = {}
+    keys = _Keys(reply)
     for key, value in results.items():
-        index = _resolve(reply, key)
+        index = keys.resolve(key)
         if index in given:
             raise RenderError(spec.format, f"two results for call {index} ({key!r})")
         given[index] = value
@@ -196,8 +241,8 @@ def answer(
             continue
         if index in given:
             result = classify(given[index], spec.format)
-        elif fate == "rejected":
-            result = classify(RuntimeError(type(reply).error_result(call)), spec.format)
+        elif fate == "rejected":  # its error result, which says it is one
+            result = Result("text", type(reply).error_result(call), True, labelled=True)
         else:
             missing.append(f"{index} ({call.name} {call.id!r})")
             continue
@@ -220,15 +265,61 @@ def answer(
     return [fill(wrapper, Scope(spec.format, {"results": rendered}))]
 
 
+def mint_id(call: ToolCall, index: int) -> str:
+    """The id ``ids="mint"`` gives the call at ``index`` of a turn (specs/README.md §6.3):
+    the first 9 hexadecimal digits of the SHA-256 of ``index``, the name and the arguments
+    text, one per line. Deterministic (the same reply, the same ids) and alphanumeric, 9
+    characters: what the strictest provider accepts (Mistral's ``^[a-zA-Z0-9]{9}$``)."""
+    import hashlib
+
+    text = call_variables(call, "").get("arguments_text")
+    seed = f"{index}\n{call.name}\n{text}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(seed).hexdigest()[:9]
+
+
+def _with_ids(
+    to: str, kept: list[ToolCall], ids: str | Callable[[ToolCall, int], str] | None
+) -> list[ToolCall]:
+    """The kept calls, each without an id given one by ``ids`` (``"mint"`` or a callable)."""
+    if ids is None or all(c.id for c in kept):
+        return kept
+    if ids != "mint" and not callable(ids):
+        raise ValueError(f"ids must be None, 'mint' or a callable (call, index) -> str, not"
+                         f" {ids!r}")
+    taken = {c.id for c in kept if c.id}
+    found: list[ToolCall] = []
+    for index, call in enumerate(kept):
+        if call.id:
+            found.append(call)
+            continue
+        if ids == "mint":
+            given, salt = mint_id(call, index), 0
+            while given in taken:  # two calls alike in every field: the next index's id
+                salt += 1
+                given = mint_id(call, index + salt * len(kept))
+        else:
+            given = ids(call, index)  # type: ignore[operator]
+            if not isinstance(given, str) or not given or given in taken:
+                raise RenderError(to, f"ids() gave {given!r} for call {index} ({call.name}):"
+                                  " an id must be a non-empty string no other call has")
+        taken.add(given)
+        found.append(call.replace(id=given))
+    return found
+
+
 def convert(
-    reply: Reply, to: str, *, registry: Registry | None = None, lossy: bool = False
+    reply: Reply, to: str, *, registry: Registry | None = None, lossy: bool = False,
+    ids: str | Callable[[ToolCall, int], str] | None = None,
 ) -> Any:
     """The reply's text and calls as format ``to``'s assistant turn.
 
     Refused (a :class:`RenderError` with the reason) where the target cannot express the
-    reply: a call without an id where the target answers by id, undecodable arguments
-    where the target's calls carry an object, and — unless ``lossy`` — provider data the
-    target's calls do not carry, or calls the source provider ran itself.
+    reply: a call without an id where the target answers by id (unless ``ids`` gives
+    one: ``"mint"`` for :func:`mint_id`, or a callable ``(call, index) -> str``), undecodable
+    arguments where the target's calls carry an object, items the source format refused
+    (OpenAI ``custom`` calls: a client action no other format can carry, never dropped), and
+    — unless ``lossy`` — provider data the target's calls do not carry, or calls the source
+    provider ran itself.
     """
     from ...registry import Registry
 
@@ -236,11 +327,19 @@ def convert(
     target = (registry or Registry.default()).spec(to)
     part = _part(target)
     call_names = placeholders(part.templates["call"])
-    kept = [c for c, _ in _kept(reply)]
+    if reply.refused:
+        kinds = ", ".join(sorted({r.item_type or "untyped" for r in reply.refused}))
+        raise RenderError(
+            to, f"the reply holds {len(reply.refused)} item(s) {source_spec.format} refused"
+            f" ({kinds}): client actions that are no function call, which {to} cannot carry;"
+            f" answer them in {source_spec.format}",
+        )
+    kept = _with_ids(to, [c for c, _ in _kept(reply)], ids)
     for index, call in enumerate(kept):
         where = f"call {index} ({call.name})"
         if not call.id and part.templates.get("requires_id"):
-            raise RenderError(to, f"{where} has no id, and {to} answers results by call id")
+            raise RenderError(to, f"{where} has no id, and {to} answers results by call id"
+                              " (convert(..., ids='mint') gives each call one)")
         if call.arguments_undecodable and not call_names & {
             "call.arguments_text", "call.arguments_raw"
         }:

@@ -1,0 +1,162 @@
+"""toolwire.boundedre: a developer's regular expression on a model's text, with a bound.
+
+The engines agree with :mod:`re` (the generated patterns below: where and whether they
+match, and their groups outside loops whose body can match empty); the patterns that
+take :mod:`re` exponential time take linear time here (ratios of n and 4n, never a
+fixed time); a pattern that needs backtracking stops at its step budget.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolwire import RegexBudgetExceeded, ToolwireError, boundedre
+from toolwire.boundedre._parse import Node, parse
+from toolwire.boundedre._program import _nullable
+
+# --- the same answers as re -------------------------------------------------------------
+
+ATOMS = st.sampled_from(["a", "b", "A", ".", "[ab]", "[^a]", r"\w", r"\W", r"\s", r"\d",
+                         " ", "(?i:a)", r"\."])
+ZERO_WIDTH = st.sampled_from(["^", "$", r"\b", r"\B", r"\A", r"\Z", "(?<=a)", "(?<!b)"])
+QUANTIFIERS = st.sampled_from(["*", "+", "?", "*?", "+?", "??", "{2}", "{1,2}", "{0,2}?", "{,2}"])
+
+
+def _patterns() -> st.SearchStrategy[str]:
+    return st.recursive(
+        ATOMS | ZERO_WIDTH,
+        lambda inner: st.one_of(
+            st.tuples(inner, inner).map("".join),
+            st.tuples(inner, inner).map(lambda p: f"({p[0]}|{p[1]})"),
+            st.tuples(inner, inner).map(lambda p: f"(?:{p[0]}|{p[1]})"),
+            st.tuples(inner, QUANTIFIERS).map(lambda p: f"({p[0]}){p[1]}"),
+            inner.map(lambda p: f"(?={p})"),
+            inner.map(lambda p: f"(?!{p})"),
+            st.tuples(inner, inner).map(lambda p: f"({p[0]})\\1{p[1]}"),
+        ),
+        max_leaves=6,
+    )
+
+
+TEXTS = st.text(alphabet="abAB 1\n_é", max_size=10)
+
+
+def _empty_loop(node: Node) -> bool:
+    """A repetition whose body can match empty (where groups may differ from re's)."""
+    if node.kind == "repeat" and (node.high is None or node.high > 1) and _nullable(
+            node.children[0]):
+        return True
+    return any(_empty_loop(child) for child in node.children)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_patterns(), st.sampled_from(["", "(?m)", "(?s)", "(?i)"]), TEXTS, st.integers(0, 10))
+def test_matches_agree_with_re(pattern: str, flags: str, text: str, pos: int) -> None:
+    pattern = flags + pattern
+    try:
+        expected = re.compile(pattern)
+    except re.error:
+        return
+    bounded = boundedre.compile(pattern)
+    pos = min(pos, len(text))
+    got, want = bounded.search(text, pos), expected.search(text, pos)
+    assert (got and got.span()) == (want and want.span()), (pattern, text, pos)
+    assert bounded.test(text) == (expected.search(text) is not None)
+    assert [m.span() for m in bounded.finditer(text)] == [
+        m.span() for m in expected.finditer(text)]
+    if got is not None and want is not None and not _empty_loop(parse(pattern).root):
+        assert got.groups() == want.groups(), (pattern, text, pos)
+
+
+def test_named_groups_and_match_methods_behave_as_re() -> None:
+    bounded = boundedre.compile(r"<(?P<key>\w+)>\s*(?P<value>.*?)\s*</(?P=key)>", re.DOTALL)
+    match = bounded.search("x <a> one </a><b>two</b>")
+    assert match is not None
+    assert (match.span(), match.group("key"), match.groupdict()) == (
+        (2, 14), "a", {"key": "a", "value": "one"})
+    assert [m.group("value") for m in bounded.finditer("<a>1</a><b>2</b>")] == ["1", "2"]
+    assert bounded.groupindex == {"key": 1, "value": 2}
+    assert bounded.engine == "backtracking"
+    assert boundedre.compile(r"<tool_call>\s*(?P<name>\w+)").engine == "linear"
+
+
+@pytest.mark.parametrize("pattern, reason", [
+    ("(?x) a b", "verbose"),
+    (r"(a)?(?(1)b|c)", "conditional"),
+    ("a{1000}" * 30, "expand"),
+])
+def test_constructs_no_engine_bounds_are_refused_by_name(pattern: str, reason: str) -> None:
+    with pytest.raises(boundedre.Unsupported, match=reason):
+        boundedre.compile(pattern)
+
+
+def test_a_pattern_re_refuses_is_refused_as_re_does() -> None:
+    with pytest.raises(re.error):
+        boundedre.compile("(unclosed")
+
+
+# --- bounds ------------------------------------------------------------------------------
+
+
+def _seconds(run: Callable[[], Any]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _growth(make: Callable[[int], Callable[[], Any]], n: int) -> float:
+    return _seconds(make(4 * n)) / max(_seconds(make(n)), 1e-6)
+
+
+def test_the_schema_pattern_re_takes_36_seconds_on_is_linear() -> None:
+    pattern = boundedre.compile(r"^([A-Za-z0-9]+\s?)*$")
+    assert pattern.search("a" * 33 + "!") is None  # re: 36 s
+    assert pattern.test("a" * 33 + "!") is False
+    ratio = _growth(lambda n: lambda: pattern.search("a" * n + "!"), 2_000)
+    assert ratio < 8, f"4x the text took {ratio:.1f}x the time (linear: 4)"
+    ratio = _growth(lambda n: lambda: boundedre.compile(r"^([A-Za-z0-9]+\s?)*$").test(
+        "a" * n + "?"), 20_000)
+    assert ratio < 8, f"4x the text took {ratio:.1f}x the time (linear: 4)"
+
+
+def test_the_template_open_pattern_re_takes_33_seconds_on_is_linear() -> None:
+    pattern = boundedre.compile(r"<tool_call>(\s*\w+)*:", re.DOTALL)
+    assert pattern.search("<tool_call>" + " word" * 9) is None  # re: 33 s
+    ratio = _growth(lambda n: lambda: pattern.search("<tool_call>" + " word" * n), 500)
+    assert ratio < 8, f"4x the words took {ratio:.1f}x the time (linear: 4)"
+
+
+def test_a_backtracking_pattern_stops_at_its_budget_with_a_toolwire_error() -> None:
+    pattern = boundedre.compile(r"^(\w+\s?)*\1!$", steps=20_000)
+    assert pattern.engine == "backtracking"
+    with pytest.raises(RegexBudgetExceeded) as caught:
+        pattern.search("ab" * 30 + "?")
+    assert isinstance(caught.value, ToolwireError)
+    assert caught.value.code == "regex_budget"
+    assert caught.value.to_dict()["steps"] == 20_000
+    with pytest.raises(RegexBudgetExceeded):  # remembered: the second answer is the same
+        pattern.test("ab" * 30 + "?")
+
+
+def test_a_search_is_never_run_twice_for_one_text() -> None:
+    runs = []
+
+    class Counting(boundedre.BoundedPattern):
+        def _run(self, *args: Any) -> Any:
+            runs.append(args)
+            return super()._run(*args)
+
+    pattern = Counting("^[a-z]+$")
+    assert pattern.test("abc") and pattern.test("abc")
+    assert not pattern.test("ab1") and not pattern.test("ab1")
+    assert len(runs) == 2

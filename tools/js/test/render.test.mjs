@@ -1,0 +1,31 @@
+// What the wire conformance cases cannot carry about rendering: convert's minted ids
+// (specs/README.md §6.3) are the ones Python mints, and a refused item is never dropped.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadFolder, compileSpec } from '../lib/loader.js';
+import { read } from '../lib/interpreter.js';
+import { convert, mintId } from '../lib/render.js';
+
+const specsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'specs');
+const bundled = loadFolder(path.join(specsDir, 'wire'), specsDir);
+const specs = Object.fromEntries(Object.entries(bundled.specs).map(([n, s]) => [n, compileSpec(s.data)]));
+const GEMINI = { candidates: [{ content: { role: 'model', parts: [
+  { functionCall: { name: 'get_weather', args: { city: 'Paris' } } },
+  { functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] } }] };
+
+test('ids: mint gives each call without an id the id Python gives it', () => {
+  const turn = convert(read(specs.gemini, GEMINI, false), specs.openai, { ids: 'mint' });
+  assert.deepEqual(turn.tool_calls.map((c) => c.id), ['aefe4e95c', '553af602b']);
+  assert.equal(mintId({ name: 'f', arguments: {}, raw_arguments: '{}' }, 0), mintId({ name: 'f', arguments: {}, raw_arguments: '{}' }, 0));
+});
+
+test('without ids a call without one is refused where results pair by id', () => {
+  assert.throws(() => convert(read(specs.gemini, GEMINI, false), specs.openai), (e) => e.code === 'render_error');
+});
+
+test('ids may be a function of the call and its index', () => {
+  const turn = convert(read(specs.gemini, GEMINI, false), specs.anthropic, { ids: (_, i) => `toolu_${i}` });
+  assert.deepEqual(turn.content.map((b) => b.id), ['toolu_0', 'toolu_1']);
+});
