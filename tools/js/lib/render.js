@@ -1,8 +1,8 @@
 // Rendering back (specs/README.md §6): the spec's JSON templates filled with a reply's calls,
 // its assistant turn and a whole reply body. roundTrip() checks §6.3's property on one reply.
-import { createHash } from 'node:crypto';
 import { compileExpression } from './expression.js';
 import { isObject } from './json.js';
+import { sha256Hex } from './sha256.js';
 import { read, fates, ToolwireError } from './interpreter.js';
 
 const ABSENT = Symbol('absent');
@@ -147,7 +147,7 @@ export function roundTrip(spec, response, reply, same) {
 // index, the name and the arguments text, one per line.
 export function mintId(call, index) {
   const text = callVars(call, '').arguments_text;
-  return createHash('sha256').update(`${index}\n${call.name}\n${text}`, 'utf8').digest('hex').slice(0, 9);
+  return sha256Hex(`${index}\n${call.name}\n${text}`).slice(0, 9);
 }
 
 function withIds(format, kept, ids) {
