@@ -175,7 +175,7 @@ export class Registry {
 
   #compiledTools(format, tools) {
     if (tools && tools.compiled && tools.format === format) return tools.compiled;
-    return compileTools(this.spec(format), tools);
+    return compileTools(this.spec(format), tools, Object.entries(this.specs()));
   }
 }
 

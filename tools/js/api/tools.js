@@ -7,7 +7,8 @@ export class Tools {
   // tools: the request body, its tool list, or JSON text of either, exactly as sent.
   constructor(format, tools, registry) {
     this.format = format;
-    this.compiled = compileTools(registry.spec(format), tools);
+    // Every spec at hand: a tool list in another format's shape is refused naming it (§8.1).
+    this.compiled = compileTools(registry.spec(format), tools, Object.entries(registry.specs()));
     this.names = Object.freeze([...this.compiled.names]);
     Object.freeze(this);
   }

@@ -47,7 +47,9 @@ export class ToolCall {
     if (d.arguments_error != null) out.arguments_error = d.arguments_error;
     if (d.arguments_error_code != null) out.arguments_error_code = d.arguments_error_code;
     if (d.unknown_tool) out.unknown_tool = true;
-    if (d.arguments_invalid) { out.arguments_invalid = true; out.arguments_errors = copy(d.arguments_errors || []); }
+    if (d.arguments_invalid) out.arguments_invalid = true;
+    // An unknown tool's one error names the offered tools: written whenever there are errors.
+    if (d.arguments_errors && d.arguments_errors.length) out.arguments_errors = copy(d.arguments_errors);
     if (d.incomplete) out.incomplete = true;
     if (d.provider_data && Object.keys(d.provider_data).length) out.provider_data = copy(d.provider_data);
     if (d.raw_arguments !== undefined && d.raw_arguments !== null) out.raw_arguments = copy(d.raw_arguments);
