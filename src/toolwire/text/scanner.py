@@ -26,6 +26,15 @@ Walking the reply once, left to right:
   function markers (Qwen3-Coder's ``<function=…>…</function>``) then open and close a
   block, the markers being part of the payload.
 
+* A block whose payload ends by its own syntax (a JSON value, closed functions) and
+  that ran into its close marker still open may have a string argument that quotes the
+  close marker: the payload read past it, followed by a close marker, wins when it reads
+  cleanly (specs/README.md §1b.5 step 2). A watermark keeps those readings from going
+  over the same stretch twice.
+* Every call region is accounted for (§1b.12): one that yields no call is a *skipped*
+  region (its text stays), a call the end of the reply cut is ``incomplete``, and the
+  reply is ``truncated`` when it ends inside a call or reasoning region.
+
 Every marker is looked up in an :class:`Occurrences` index, so the scan is linear in
 the reply however many unclosed markers it holds. The clean text is the reply with
 the lifted blocks (and spent section markers) cut out, trimmed.
@@ -33,29 +42,46 @@ the lifted blocks (and spent section markers) cut out, trimmed.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..toolcall import ToolCall
 from .grammar import Grammar, Parsed
 from .occurrences import Occurrences
 from .regions import Region, RegionSpan, find_regions
+from .reply import TextRegion
 from .typed import Schemas
 
-__all__ = ["Scanned", "Scanner"]
+__all__ = ["CUT_OFF", "NOT_A_CALL", "Scanned", "Scanner"]
+
+CUT_OFF: Final = "cut-off"
+"""Code of a skipped region the reply ended inside before a call could be read."""
+NOT_A_CALL: Final = "not-a-call"
+"""Code of a skipped region that does not read as a call of the format."""
+_REASONS: Final = {
+    CUT_OFF: "the reply ends inside this call region before a call could be read",
+    NOT_A_CALL: "this call region does not read as a call of the format",
+}
 
 
 class Scanned(NamedTuple):
-    """One reply read in full: the answer's text, the reasoning's text, the calls."""
+    """One reply read in full: the answer's text, the reasoning's text, the calls, and the
+    account of the call regions (specs/README.md §1b.12)."""
 
     text: str
     reasoning: str
     calls: list[ToolCall]
+    skipped: tuple[TextRegion, ...] = ()
+    truncated: bool = False
+    refused: tuple[TextRegion, ...] = ()
 
 
 class Scanner:
     """A text spec with its parameters filled in: markers are plain strings here."""
 
-    __slots__ = ("bare", "close", "opens", "payloads", "reasoning", "section", "text_start")
+    __slots__ = (
+        "bare", "close", "closes", "opens", "payloads", "reasoning", "section", "start_payloads",
+        "text_start",
+    )
 
     def __init__(
         self,
@@ -67,12 +93,18 @@ class Scanner:
         text_start: bool = False,
         bare: tuple[str, str] | None = None,
         reasoning: tuple[Region, ...] = (),
+        closes: dict[str, str | None] | None = None,
+        start_payloads: tuple[Grammar, ...] | None = None,
     ) -> None:
         self.opens = opens
         self.close = close
+        # an open marker's own close marker, where it differs from the block's
+        self.closes = closes or {}
         self.payloads = payloads
         self.section = section
         self.text_start = text_start
+        # the payload alternatives a block at the text's start is read with
+        self.start_payloads = payloads if start_payloads is None else start_payloads
         self.bare = bare
         self.reasoning = reasoning
 
@@ -83,17 +115,23 @@ class Scanner:
         return "".join(text[a:b] for a, b, _ in run.kept).strip(), run.calls
 
     def read(self, text: str, schemas: Schemas | None = None) -> Scanned:
-        """The reply's answer text (reasoning regions cut out), reasoning text and calls."""
+        """The reply's answer text (reasoning regions cut out), reasoning text and calls,
+        with the skipped regions and whether the reply was cut."""
         run = _Run(self, text, schemas)
         run.scan()
         answer = "".join(text[a:b] for a, b, region in run.kept if not region).strip()
-        return Scanned(answer, "\n\n".join(run.thoughts), run.calls)
+        return Scanned(
+            answer, "\n\n".join(run.thoughts), run.calls, tuple(run.skipped), run.truncated
+        )
 
 
 class _Run:
     """The state of one scan: the text, its marker index, what is kept, what was found."""
 
-    __slots__ = ("calls", "kept", "occ", "scanner", "schemas", "text", "thoughts")
+    __slots__ = (
+        "calls", "kept", "mark", "occ", "scanner", "schemas", "skipped", "text", "thoughts",
+        "truncated",
+    )
 
     def __init__(self, scanner: Scanner, text: str, schemas: Schemas | None) -> None:
         self.scanner = scanner
@@ -104,6 +142,10 @@ class _Run:
         self.kept: list[Kept] = []
         self.calls: list[ToolCall] = []
         self.thoughts: list[str] = []
+        self.skipped: list[TextRegion] = []
+        self.truncated = False
+        # how far readings past a close marker have looked: none looks there again
+        self.mark = 0
 
     def scan(self) -> None:
         text, pos, first = self.text, 0, True
@@ -119,12 +161,14 @@ class _Run:
 
     def _region(self, region: RegionSpan) -> None:
         """Keep a reasoning region whole; lift its calls only when the spec says so."""
+        if not region.closed:
+            self.truncated = True
         if not region.calls:
             self.kept.append((region.start, region.end, True))
             self.thoughts.append(self.text[region.inner : region.inner_end].strip())
             return
         pieces: list[tuple[int, int]] = []
-        self._blocks(region.inner, region.inner_end, pieces, self.calls)
+        self._blocks(region.inner, region.inner_end, pieces, self.calls, self.skipped)
         self.kept.append((region.start, region.inner, True))
         self.kept.extend((a, b, True) for a, b in pieces)
         self.kept.append((region.inner_end, region.end, True))
@@ -137,7 +181,7 @@ class _Run:
         pieces: list[tuple[int, int]] = []
         if self.scanner.section is None:
             start = self._text_start(pos, end) if first else pos
-            self._blocks(start, end, pieces, self.calls)
+            self._blocks(start, end, pieces, self.calls, self.skipped)
         else:
             self._sections(pos, end, pieces, *self.scanner.section)
         self.kept.extend((a, b, False) for a, b in pieces)
@@ -152,10 +196,14 @@ class _Run:
         if hit == first:
             return pos
         limit = hit if hit != -1 and hit < end else end
-        parsed = self._parse(first, limit, fill=False, cut=limit == len(text))
+        parsed, ran_out = self._parse(
+            first, limit, fill=False, cut=limit == len(text), payloads=self.scanner.start_payloads
+        )
         if parsed is None:
+            if ran_out and limit == len(text):  # prose is no call region; a cut value is
+                self._skip(first, limit, CUT_OFF, self.skipped)
             return pos
-        self.calls.extend(parsed.calls)
+        self.calls.extend(self._finished(parsed))
         return parsed.end
 
     def _sections(
@@ -180,20 +228,30 @@ class _Run:
                 after = inner_end
             kept: list[tuple[int, int]] = []
             calls: list[ToolCall] = []
-            self._blocks(inner, inner_end, kept, calls)
+            skipped: list[TextRegion] = []
+            self._blocks(inner, inner_end, kept, calls, skipped)
             if calls:
                 self.calls.extend(calls)
+                self.skipped.extend(skipped)
                 pieces.extend((a, b) for a, b in kept if text[a:b].strip())
             else:
                 pieces.append((start, after))
+                cut = after == len(text) and inner_end == after
+                code = CUT_OFF if cut or any(s.code == CUT_OFF for s in skipped) else NOT_A_CALL
+                self._skip(start, after, code, self.skipped)
             pos = after
 
     def _blocks(
-        self, pos: int, end: int, kept: list[tuple[int, int]], calls: list[ToolCall]
+        self,
+        pos: int,
+        end: int,
+        kept: list[tuple[int, int]],
+        calls: list[ToolCall],
+        skipped: list[TextRegion],
     ) -> None:
-        """Lift the blocks of ``text[pos:end]`` into ``calls``; record the rest in ``kept``."""
+        """Lift the blocks of ``text[pos:end]`` into ``calls``; record the rest in ``kept``
+        and the blocks that yield no call in ``skipped``."""
         scanner, occ, size = self.scanner, self.occ, len(self.text)
-        close = scanner.close
         split_until = -1  # blocks opening before this also end at the next open marker
         while pos < end:
             opened, length = occ.earliest(scanner.opens, pos)
@@ -202,7 +260,7 @@ class _Run:
                 if bare_at != -1 and bare_at < end and (opened == -1 or bare_at < opened):
                     if bare_at > pos:
                         kept.append((pos, bare_at))
-                    pos = self._bare(bare_at, end, kept, calls)
+                    pos = self._bare(bare_at, end, kept, calls, skipped)
                     continue
             if opened == -1 or opened >= end:
                 break
@@ -211,14 +269,9 @@ class _Run:
             body = opened + length
             following, _ = occ.earliest(scanner.opens, body)
             next_open = following if following != -1 and following < end else end
+            close = scanner.closes.get(self.text[opened:body], scanner.close)
             if close is None:
-                parsed = self._parse(body, next_open, fill=False, cut=next_open == size)
-                if parsed is None:
-                    kept.append((opened, next_open))
-                    pos = next_open
-                else:
-                    calls.extend(parsed.calls)
-                    pos = parsed.end
+                pos = self._unclosed(opened, body, next_open, end, kept, calls, skipped)
                 continue
             close_at = occ.first(close, body)
             closed = close_at != -1 and close_at + len(close) <= end
@@ -226,22 +279,106 @@ class _Run:
             if opened < split_until and next_open < limit:
                 limit, closed = next_open, False
             block_end = limit + len(close) if closed else limit
-            parsed = self._parse(body, limit, fill=True, cut=not closed)
+            parsed, _ = self._parse(body, limit, fill=True, cut=not closed)
+            if closed and (parsed is None or parsed.unfinished):
+                longer = self._longer(body, limit, end, close)
+                if longer is not None:
+                    parsed, block_end = longer
+                    calls.extend(self._finished(parsed))
+                    pos = block_end
+                    continue
             splittable = opened >= split_until and next_open < limit
             if parsed is not None and not (splittable and _unclean(parsed)):
-                calls.extend(parsed.calls)
+                calls.extend(self._finished(parsed))
                 pos = block_end
             elif splittable:
                 split_until = limit  # read each inner open marker as its own block
                 pos = opened
             else:
                 kept.append((opened, block_end))
+                cut = not closed and block_end == size
+                self._skip(opened, block_end, CUT_OFF if cut else NOT_A_CALL, skipped)
                 pos = block_end
         if pos < end:
             kept.append((pos, end))
 
+    def _unclosed(
+        self,
+        opened: int,
+        body: int,
+        next_open: int,
+        end: int,
+        kept: list[tuple[int, int]],
+        calls: list[ToolCall],
+        skipped: list[TextRegion],
+    ) -> int:
+        """Read a block without a close marker (it runs to the next open marker); where
+        scanning goes on."""
+        size = len(self.text)
+        parsed, ran_out = self._parse(body, next_open, fill=False, cut=next_open == size)
+        if next_open < end and (parsed is None or parsed.unfinished):
+            longer = self._longer(body, next_open, end, None)
+            if longer is not None:  # an open marker quoted in the payload
+                calls.extend(self._finished(longer[0]))
+                return longer[1]
+        if parsed is None:
+            kept.append((opened, next_open))
+            cut = ran_out and next_open == size
+            self._skip(opened, next_open, CUT_OFF if cut else NOT_A_CALL, skipped)
+            return next_open
+        calls.extend(self._finished(parsed))
+        return parsed.end
+
+    def _longer(
+        self, body: int, limit: int, end: int, close: str | None
+    ) -> tuple[Parsed, int] | None:
+        """The payload read past ``limit`` (a close or open marker it holds), when it ends by
+        its own syntax before ``end`` and reads cleanly: ``(parsed, block end)``.
+
+        With a close marker, only blanks and the close marker (or the range's end) may
+        follow the payload; without one, the block then runs to the next open marker.
+        """
+        if body < self.mark:
+            return None
+        text = self.text
+        for grammar in self.scanner.payloads:
+            extent = getattr(grammar, "extent", None)
+            if extent is None:
+                continue
+            stop, reached = extent(text, body)
+            self.mark = max(self.mark, reached)
+            if stop <= limit or stop > end:
+                continue
+            after = skip_space(text, stop, end)
+            if close is None:
+                following, _ = self.occ.earliest(self.scanner.opens, stop)
+                chunk_end = following if following != -1 and following < end else end
+                parsed = grammar.parse(
+                    text[body:chunk_end], fill=False, cut=chunk_end == len(text),
+                    schemas=self.schemas,
+                )
+                block_end = body + parsed.end if parsed is not None else -1
+            elif after == end or text.startswith(close, after):
+                closed = after != end and after + len(close) <= end
+                parsed = grammar.parse(
+                    text[body:after], fill=True, cut=not closed, schemas=self.schemas
+                )
+                block_end = after + len(close) if closed else after
+            else:
+                continue
+            if parsed is not None and parsed.calls and not parsed.unfinished and not _unclean(
+                parsed
+            ):
+                return parsed, block_end
+        return None
+
     def _bare(
-        self, opened: int, end: int, kept: list[tuple[int, int]], calls: list[ToolCall]
+        self,
+        opened: int,
+        end: int,
+        kept: list[tuple[int, int]],
+        calls: list[ToolCall],
+        skipped: list[TextRegion],
     ) -> int:
         """Read a call written without the block's markers; where scanning goes on."""
         assert self.scanner.bare is not None
@@ -260,21 +397,53 @@ class _Run:
         else:
             limit = following if following != -1 else end
             cut = True
-        parsed = self._parse(opened, limit, fill=True, cut=cut)
+        parsed, _ = self._parse(opened, limit, fill=True, cut=cut)
         if parsed is None:
             kept.append((opened, limit))
+            code = CUT_OFF if cut and limit == len(self.text) else NOT_A_CALL
+            self._skip(opened, limit, code, skipped)
         else:
-            calls.extend(parsed.calls)
+            calls.extend(self._finished(parsed))
         return limit
 
-    def _parse(self, start: int, end: int, *, fill: bool, cut: bool) -> Parsed | None:
-        """The first payload alternative that reads ``text[start:end]``; positions absolute."""
+    def _parse(
+        self,
+        start: int,
+        end: int,
+        *,
+        fill: bool,
+        cut: bool,
+        payloads: tuple[Grammar, ...] | None = None,
+    ) -> tuple[Parsed | None, bool]:
+        """The first payload alternative that reads ``text[start:end]`` (positions absolute),
+        and whether some alternative ran out of text before any call."""
         chunk = self.text[start:end]
-        for grammar in self.scanner.payloads:
+        ran_out = False
+        for grammar in self.scanner.payloads if payloads is None else payloads:
             parsed = grammar.parse(chunk, fill=fill, cut=cut, schemas=self.schemas)
-            if parsed is not None and parsed.calls:
-                return Parsed(parsed.calls, start + parsed.end)
-        return None
+            if parsed is None:
+                continue
+            if parsed.calls:
+                return Parsed(parsed.calls, start + parsed.end, parsed.unfinished), ran_out
+            ran_out = ran_out or parsed.unfinished
+        return None, ran_out
+
+    def _finished(self, parsed: Parsed) -> list[ToolCall]:
+        """The calls of a payload; when it ran into the end of the reply, the last is
+        ``incomplete`` (if its arguments did not decode) and the reply ``truncated``."""
+        calls = parsed.calls
+        if parsed.unfinished and parsed.end == len(self.text):
+            self.truncated = True
+            last = calls[-1]
+            if last.arguments_undecodable and not last.incomplete:
+                calls = [*calls[:-1], last.replace(incomplete=True)]
+        return calls
+
+    def _skip(self, start: int, end: int, code: str, skipped: list[TextRegion]) -> None:
+        """Record a call region that yielded no call."""
+        if code == CUT_OFF:
+            self.truncated = True
+        skipped.append(TextRegion(start, end, self.text[start:end], code, _REASONS[code]))
 
 
 Kept = tuple[int, int, bool]
