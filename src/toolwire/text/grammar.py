@@ -36,6 +36,7 @@ from typing import Any, Final, NamedTuple, Protocol
 
 from ..jsontext import JsonFault, scan_at
 from ..toolcall import ToolCall
+from .occurrences import Occurrences
 from .typed import Schemas
 
 __all__ = [
@@ -94,10 +95,10 @@ class Grammar(Protocol):
 class Extent(Protocol):
     """A grammar whose payload ends by its own syntax (a JSON value, closed functions)."""
 
-    def extent(self, text: str, start: int) -> tuple[int, int]:
-        """``(end, reached)``: where the payload starting at ``start`` of the whole reply
-        ends when read past any marker (-1 when it does not read whole), and how far the
-        reading looked (so that the scanner never asks about the same stretch twice)."""
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
+        """Where the payload starting at ``start`` of the whole reply ends when read past
+        the block's end ``limit`` (a marker its strings or values may hold), or -1 when it
+        does not read whole; ``occ`` finds markers in ``text``."""
         ...
 
 

@@ -109,19 +109,19 @@ class ElementGrammar:
                 continue
             calls.append(ToolCall._trusted(name, arguments, "", False, None))
 
-    def extent(self, text: str, start: int) -> tuple[int, int]:
-        """Where the functions starting at ``start`` of the whole reply end, each at its
-        own close tag; and how far the reading looked."""
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
+        """Where the functions starting at ``start`` of the whole reply end, each at the first
+        function close tag after its open tag, only blanks between; -1 when none closes."""
         opening, _, closing = self._function
         pos, end = start, -1
         while True:
             while pos < len(text) and text[pos].isspace():
                 pos += 1
             if not text.startswith(opening, pos):
-                return end, max(pos, end)
-            close_at = text.find(closing, pos + len(opening))
+                return end
+            close_at = occ.first(closing, pos + len(opening))
             if close_at == -1:
-                return -1, len(text)
+                return -1
             pos = end = close_at + len(closing)
 
     def _marker(self, text: str, occ: Occurrences, pos: int, end: int) -> tuple[int, bool]:

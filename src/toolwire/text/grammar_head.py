@@ -19,7 +19,7 @@ whose close marker stands inside them.
 from __future__ import annotations
 
 from ..arguments import decode_arguments_coded
-from ..jsontext import JsonFault, classify
+from ..jsontext import classify
 from ..toolcall import ToolCall
 from .grammar import (
     RAN_OUT,
@@ -30,6 +30,7 @@ from .grammar import (
     plausible_name,
     skip_blanks,
 )
+from .occurrences import Occurrences
 from .typed import Schemas
 
 __all__ = ["HeadGrammar"]
@@ -73,7 +74,7 @@ class HeadGrammar:
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
     ) -> Parsed | None:
-        split = self._split(chunk, 0)
+        split = self._split(chunk, 0, len(chunk))
         if split is None:
             return Parsed([], len(chunk), True) if cut else None
         head_stop, rest = split
@@ -89,31 +90,29 @@ class HeadGrammar:
         call = ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
         return Parsed([call], end, undecodable and end == len(chunk) and code in RAN_OUT)
 
-    def extent(self, text: str, start: int) -> tuple[int, int]:
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
         """Where the call starting at ``start`` of the whole reply ends when its JSON
         arguments are read past any marker (after them blanks and ``arguments_suffix``
-        may follow); and how far the reading looked."""
-        split = self._split(text, start)
+        may follow); -1 when they do not read. The head ends before ``limit``: a marker
+        stands in the arguments, never in the name."""
+        split = self._split(text, start, limit)
         if split is None:
-            return -1, len(text)
+            return -1
         at = skip_blanks(text, split[1])
         prefix, suffix = self._arguments_prefix, self._arguments_suffix
         if prefix and text.startswith(prefix, at):
             at = skip_blanks(text, at + len(prefix))
-        try:
-            _, end = decode_json_at(text, at)
-        except JsonFault:
-            return -1, classify(text, at, whole=False)[1]
-        except ValueError:  # a number beyond the double range: the arguments end elsewhere
-            return -1, len(text)
+        code, end = classify(text, at, whole=False)  # reads the value only (see JsonGrammar)
+        if code != "ok":
+            return -1
         after = skip_blanks(text, end)
         if suffix and text.startswith(suffix, after):
             end = after + len(suffix)
-        return end, end
+        return end
 
-    def _split(self, chunk: str, begin: int) -> tuple[int, int] | None:
-        """Where the head (from ``begin``) stops and the arguments start, by the earliest
-        literal.
+    def _split(self, chunk: str, begin: int, end: int) -> tuple[int, int] | None:
+        """Where the head (from ``begin``, ending before ``end``) stops and the arguments
+        start, by the earliest literal.
 
         The literals are looked for after a leading ``name_prefix``: Step-Audio 2's prefix is
         the line ``function``, and its head ends at the next line break.
@@ -123,16 +122,16 @@ class HeadGrammar:
         prefix = self._name_prefix
         if prefix:
             lead = begin
-            while lead < len(chunk) and chunk[lead].isspace():
+            while lead < end and chunk[lead].isspace():
                 lead += 1
             if chunk.startswith(prefix, lead):
                 start = lead + len(prefix)
         for marker in self._head_end:
-            at = chunk.find(marker, start)
+            at = chunk.find(marker, start, end)
             if at != -1 and (best is None or at < best[0]):
                 best = (at, at + len(marker))
         for marker in self._arguments_start:
-            at = chunk.find(marker, start)
+            at = chunk.find(marker, start, end)
             if at != -1 and (best is None or at < best[0]):
                 best = (at, at)
         return best

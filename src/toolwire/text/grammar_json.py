@@ -57,6 +57,7 @@ from .grammar import (
     has_infinity,
     skip_blanks,
 )
+from .occurrences import Occurrences
 from .partial_json import read_partial
 from .typed import Schemas
 
@@ -173,16 +174,31 @@ class JsonGrammar:
                 calls.append(call)
         return Parsed(calls, len(chunk), True)
 
-    def extent(self, text: str, start: int) -> tuple[int, int]:
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
         """Where the values starting at ``start`` of the whole reply end, read past any
-        marker; and how far the reading looked."""
-        try:
-            values, end, _ = self._values(text, decode_json_at, start, partial=False)
-        except OutOfRange:
-            values, end, _ = self._values(text, decode_json_lenient_at, start, partial=False)
-        if values:
-            return end, end
-        return -1, classify(text, skip_blanks(text, start), whole=False)[1]
+        marker; -1 when none reads.
+
+        Found by :func:`~toolwire.jsontext.classify`, which reads only the value: the C
+        decoder's error counts the lines of the whole reply up to where it failed."""
+        end = _value_end(text, skip_blanks(text, start), self._starts)
+        if end == -1:
+            return -1
+        separated, blanks = self._separated, self._blank_separators
+        while separated is not None or blanks:
+            match = separated.match(text, end) if separated is not None else None
+            if match is not None:
+                at = match.end()
+            elif blanks:
+                at = skip_blanks(text, end)
+                if not any(text.find(s, end, at) != -1 for s in blanks):
+                    break
+            else:
+                break
+            after = _value_end(text, at, self._starts)
+            if after == -1:
+                break
+            end = after
+        return end
 
     def _items(self, value: Any) -> list[Any] | None:
         """The call objects a top-level value holds, as the shape allows; None if it may not."""
@@ -315,6 +331,14 @@ class JsonGrammar:
         accepted = ", ".join(repr(key) for key in keys)
         held = ", ".join(repr(key) for key in stray[:4])
         return _Misplaced(f"the call object has no arguments key ({accepted}) but holds {held}")
+
+
+def _value_end(text: str, at: int, starts: frozenset[str]) -> int:
+    """The end of the JSON value of a shape ``starts`` allows at ``at``, or -1."""
+    if text[at : at + 1] not in starts:
+        return -1
+    code, end = classify(text, at, whole=False)
+    return end if code == "ok" else -1
 
 
 class _Misplaced:

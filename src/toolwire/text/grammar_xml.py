@@ -37,6 +37,7 @@ from typing import Any
 from ..arguments import loads_strict
 from ..toolcall import ToolCall
 from .grammar import UNFINISHED, UNFINISHED_CODE, Parsed, may_be_json, plausible_name
+from .occurrences import Occurrences
 from .tagnames import read_tag
 from .typed import ALL_TYPES, Schemas, declared_types, type_declared, type_value
 
@@ -123,22 +124,21 @@ class XmlGrammar:
             return Parsed(calls, len(chunk), unfinished)
         return None
 
-    def extent(self, text: str, start: int) -> tuple[int, int]:
-        """Where the functions starting at ``start`` of the whole reply end, each at its
-        own close tag however many block close markers its values hold; and how far the
-        reading looked."""
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
+        """Where the functions starting at ``start`` of the whole reply end, each at the first
+        function close tag after its open tag, only blanks between; -1 when none closes."""
         if self._function is None:
-            return -1, start
+            return -1
         opening, _, closing = self._function
         pos, end = start, -1
         while True:
             while pos < len(text) and text[pos].isspace():
                 pos += 1
             if not text.startswith(opening, pos):
-                return end, max(pos, end)
-            close_at = text.find(closing, pos + len(opening))
+                return end
+            close_at = occ.first(closing, pos + len(opening))
             if close_at == -1:
-                return -1, len(text)
+                return -1
             pos = end = close_at + len(closing)
 
     def _bare(

@@ -29,8 +29,7 @@ Walking the reply once, left to right:
 * A block whose payload ends by its own syntax (a JSON value, closed functions) and
   that ran into its close marker still open may have a string argument that quotes the
   close marker: the payload read past it, followed by a close marker, wins when it reads
-  cleanly (specs/README.md §1b.5 step 2). A watermark keeps those readings from going
-  over the same stretch twice.
+  cleanly (specs/README.md §1b.5 step 2).
 * Every call region is accounted for (§1b.12): one that yields no call is a *skipped*
   region (its text stays), a call the end of the reply cut is ``incomplete``, and the
   reply is ``truncated`` when it ends inside a call or reasoning region.
@@ -129,8 +128,7 @@ class _Run:
     """The state of one scan: the text, its marker index, what is kept, what was found."""
 
     __slots__ = (
-        "calls", "kept", "mark", "occ", "scanner", "schemas", "skipped", "text", "thoughts",
-        "truncated",
+        "calls", "kept", "occ", "scanner", "schemas", "skipped", "text", "thoughts", "truncated",
     )
 
     def __init__(self, scanner: Scanner, text: str, schemas: Schemas | None) -> None:
@@ -144,8 +142,6 @@ class _Run:
         self.thoughts: list[str] = []
         self.skipped: list[TextRegion] = []
         self.truncated = False
-        # how far readings past a close marker have looked: none looks there again
-        self.mark = 0
 
     def scan(self) -> None:
         text, pos, first = self.text, 0, True
@@ -337,16 +333,17 @@ class _Run:
 
         With a close marker, only blanks and the close marker (or the range's end) may
         follow the payload; without one, the block then runs to the next open marker.
+
+        Linear: a JSON payload's reading crosses a marker only inside a string, and a block
+        that marker opens starts inside that string, where its own reading stops at the next
+        marker; function close tags are found through the reply's :class:`Occurrences`.
         """
-        if body < self.mark:
-            return None
         text = self.text
         for grammar in self.scanner.payloads:
             extent = getattr(grammar, "extent", None)
             if extent is None:
                 continue
-            stop, reached = extent(text, body)
-            self.mark = max(self.mark, reached)
+            stop = extent(text, body, limit, self.occ)
             if stop <= limit or stop > end:
                 continue
             after = skip_space(text, stop, end)
