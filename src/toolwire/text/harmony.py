@@ -126,6 +126,13 @@ class HarmonyScanner:
                 outside = text[pos:].strip()
                 if outside:
                     found.answer.append(outside)
+                cut = _cut_marker(text, pos, (m.start, m.channel))
+                if cut:  # the reply ends inside a header's first marker: a message unread
+                    found.skipped.append(TextRegion(
+                        len(text) - cut, len(text), text[len(text) - cut :], CUT_OFF,
+                        "the reply ends inside a message's header before it could be read",
+                    ))
+                    truncated = True
                 return found._replace(truncated=truncated)
             outside = text[pos : message.start].strip()
             if outside:
@@ -150,8 +157,10 @@ class HarmonyScanner:
                     found.answer.append(text[message.start : message.end].strip())
             else:
                 found.kept.append((pos, message.end))
-                if message.body == -1:
+                if message.body == -1:  # a header the reply ends inside
                     found.answer.append(text[message.start : message.end].strip())
+                    found.skipped.append(_skip(text, message, CUT_OFF))
+                    truncated = True
                 elif message.channel in m.reasoning:
                     found.thoughts.append(body)
                     truncated = truncated or cut_at_end
@@ -175,7 +184,9 @@ class HarmonyScanner:
                 stop = following if following != -1 else len(text)
                 header = text[at:stop]
                 recipient, whole = _token_after(header, m.recipient)
-                if recipient:  # a header that names a recipient is a call region
+                if recipient or stop == len(text):
+                    # a header that names a recipient is a call region, and so is one the
+                    # reply ends inside (its recipient may not be written yet)
                     channel, _ = _token_after(header, m.channel)
                     return _Message(at, -1, stop, stop, channel, recipient, False, whole)
                 if following == -1:
@@ -219,9 +230,21 @@ class HarmonyScanner:
         )
 
 
+def _cut_marker(text: str, start: int, markers: tuple[str, ...]) -> int:
+    """The length of the longest proper prefix of one of ``markers`` that ``text`` ends
+    with, at or after ``start``; 0 for none."""
+    found = 0
+    for marker in markers:
+        for length in range(min(len(marker) - 1, len(text) - start), found, -1):
+            if text.endswith(marker[:length]):
+                found = length
+                break
+    return found
+
+
 def _skip(text: str, message: _Message, code: str) -> TextRegion:
     reason = (
-        "the reply ends inside this call message before its name could be read"
+        "the reply ends inside this message before a call could be read"
         if code == CUT_OFF
         else "the message's recipient does not name a function"
     )

@@ -209,7 +209,7 @@ class _Run:
         while True:
             start = occ.first(opening, pos)
             if start == -1 or start >= end:
-                pieces.append((pos, end))
+                pieces.extend(self._tail(pos, end, (opening,), self.skipped))
                 return
             pieces.append((pos, start))
             inner = start + len(opening)
@@ -222,6 +222,8 @@ class _Run:
             else:
                 inner_end = next_at if next_at != -1 else end
                 after = inner_end
+                if inner_end == len(text):  # the reply may end inside the close marker
+                    inner_end -= self._cut_marker((closing,), inner)
             kept: list[tuple[int, int]] = []
             calls: list[ToolCall] = []
             skipped: list[TextRegion] = []
@@ -275,7 +277,10 @@ class _Run:
             if opened < split_until and next_open < limit:
                 limit, closed = next_open, False
             block_end = limit + len(close) if closed else limit
-            parsed, _ = self._parse(body, limit, fill=True, cut=not closed)
+            # a reply that ends inside the close marker ended the payload before it
+            marker_cut = 0 if closed or limit != size else self._cut_marker((close,), body)
+            limit -= marker_cut
+            parsed, _ = self._parse(body, limit, fill=True, cut=not closed and not marker_cut)
             if closed and (parsed is None or parsed.unfinished):
                 longer = self._longer(body, limit, end, close)
                 if longer is not None:
@@ -296,8 +301,34 @@ class _Run:
                 self._skip(opened, block_end, CUT_OFF if cut else NOT_A_CALL, skipped)
                 pos = block_end
         if pos < end:
-            kept.append((pos, end))
+            opens = scanner.opens if scanner.bare is None else (*scanner.opens, scanner.bare[0])
+            kept.extend(self._tail(pos, end, opens, skipped))
 
+    def _cut_marker(self, markers: tuple[str, ...], start: int) -> int:
+        """The length of the longest proper prefix of one of ``markers`` that the reply ends
+        with, at or after ``start`` (the reply was cut inside that marker); 0 for none.
+        It makes the reply ``truncated``."""
+        text = self.text
+        found = 0
+        for marker in markers:
+            for length in range(min(len(marker) - 1, len(text) - start), found, -1):
+                if text.endswith(marker[:length]):
+                    found = length
+                    break
+        if found:
+            self.truncated = True
+        return found
+
+    def _tail(
+        self, pos: int, end: int, opens: tuple[str, ...], skipped: list[TextRegion]
+    ) -> list[tuple[int, int]]:
+        """The pieces of the plain text ``[pos, end)``; a reply that ends inside an open
+        marker there ends in a call region the cut left unread: a cut-off skipped region."""
+        cut = self._cut_marker(opens, pos) if end == len(self.text) else 0
+        if not cut:
+            return [(pos, end)]
+        self._skip(end - cut, end, CUT_OFF, skipped)
+        return [(pos, end)]
     def _unclosed(
         self,
         opened: int,
@@ -394,6 +425,13 @@ class _Run:
         else:
             limit = following if following != -1 else end
             cut = True
+            if limit == len(self.text):  # the reply may end inside the function's close tag
+                marker_cut = self._cut_marker((closing,), opened + len(opening))
+                if marker_cut:
+                    parsed, _ = self._parse(opened, limit - marker_cut, fill=True, cut=False)
+                    if parsed is not None:
+                        calls.extend(self._finished(parsed))
+                        return limit
         parsed, _ = self._parse(opened, limit, fill=True, cut=cut)
         if parsed is None:
             kept.append((opened, limit))
