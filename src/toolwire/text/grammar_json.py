@@ -225,7 +225,7 @@ class JsonGrammar:
         except OutOfRange:
             raise
         except ValueError as exc:
-            ran_out = partial and getattr(exc, "code", None) in RAN_OUT
+            ran_out = partial and _fault_code(exc, chunk, at) in RAN_OUT
             return [], 0, at if ran_out else -1
         values = [value]
         separated = self._separated
@@ -248,7 +248,7 @@ class JsonGrammar:
             except OutOfRange:
                 raise
             except ValueError as exc:
-                if partial and getattr(exc, "code", None) in RAN_OUT:
+                if partial and _fault_code(exc, chunk, at) in RAN_OUT:
                     return values, end, at
                 break  # a separator not followed by a value is plain text
             values.append(value)
@@ -331,6 +331,15 @@ class JsonGrammar:
         accepted = ", ".join(repr(key) for key in keys)
         held = ", ".join(repr(key) for key in stray[:4])
         return _Misplaced(f"the call object has no arguments key ({accepted}) but holds {held}")
+
+
+def _fault_code(exc: ValueError, chunk: str, at: int) -> str | None:
+    """The §1.4.1 code of a value that did not decode: the strict decoder's, or (the lenient
+    one's errors carry none) the classifier's, numbers beyond the double range allowed."""
+    code = getattr(exc, "code", None)
+    if code is None:
+        code = classify(chunk, at, whole=False, infinite=True)[0]
+    return code if isinstance(code, str) else None
 
 
 def _value_end(text: str, at: int, starts: frozenset[str]) -> int:

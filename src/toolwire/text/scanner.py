@@ -217,7 +217,8 @@ class _Run:
             next_at = occ.first(opening, inner)
             if next_at >= end:
                 next_at = -1
-            if close_at != -1 and close_at < end and (next_at == -1 or close_at < next_at):
+            closed = close_at != -1 and close_at < end and (next_at == -1 or close_at < next_at)
+            if closed:
                 inner_end, after = close_at, close_at + len(closing)
             else:
                 inner_end = next_at if next_at != -1 else end
@@ -234,7 +235,7 @@ class _Run:
                 pieces.extend((a, b) for a, b in kept if text[a:b].strip())
             else:
                 pieces.append((start, after))
-                cut = after == len(text) and inner_end == after
+                cut = not closed and after == len(text)
                 code = CUT_OFF if cut or any(s.code == CUT_OFF for s in skipped) else NOT_A_CALL
                 self._skip(start, after, code, self.skipped)
             pos = after
