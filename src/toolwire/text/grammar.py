@@ -76,6 +76,8 @@ class Parsed(NamedTuple):
     calls: list[ToolCall]
     end: int
     unfinished: bool = False
+    stray: int = -1
+    """Where a value began after a separator but did not read, ending the list (-1: none)."""
 
 
 class Grammar(Protocol):

@@ -156,7 +156,7 @@ class JsonGrammar:
                     return None
                 calls.append(call)
         if cut_at == -1:
-            return Parsed(calls, end)
+            return Parsed(calls, end, False, self._stray(chunk, end) if not fill else -1)
         partial = read_partial(chunk, cut_at)
         if partial is not None and partial.value:
             items = self._items(partial.value)
@@ -173,6 +173,11 @@ class JsonGrammar:
                     return None
                 calls.append(call)
         return Parsed(calls, len(chunk), True)
+
+    def starts_value(self, chunk: str) -> bool:
+        """Whether a value of the spec's shape starts ``chunk`` (blanks aside): the reply's
+        start is then a call region (specs/README.md §1b.12)."""
+        return chunk[skip_blanks(chunk, 0) :][:1] in self._starts
 
     def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
         """Where the values starting at ``start`` of the whole reply end, read past any
@@ -199,6 +204,24 @@ class JsonGrammar:
                 break
             end = after
         return end
+
+    def _stray(self, chunk: str, end: int) -> int:
+        """Where a value of the shape begins after a separator following ``end`` (the list's
+        end: it did not read), or -1."""
+        at = self._after_separator(chunk, end)
+        return at if at != -1 and chunk[at : at + 1] in self._starts else -1
+
+    def _after_separator(self, text: str, end: int) -> int:
+        """Where a value would start after a separator following ``end``, or -1."""
+        separated, blanks = self._separated, self._blank_separators
+        match = separated.match(text, end) if separated is not None else None
+        if match is not None:
+            return match.end()
+        if blanks:
+            at = skip_blanks(text, end)
+            if any(text.find(s, end, at) != -1 for s in blanks):
+                return at
+        return -1
 
     def _items(self, value: Any) -> list[Any] | None:
         """The call objects a top-level value holds, as the shape allows; None if it may not."""

@@ -16,6 +16,7 @@ line that is such a cut call counts too.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from ..toolcall import ToolCall
@@ -24,6 +25,9 @@ from .pyliteral import Call, LiteralError, read_call_lines, read_call_list, read
 from .typed import Schemas
 
 __all__ = ["NOT_A_LITERAL_CODE", "PythonicGrammar"]
+
+_CALL_START: Final = re.compile(r"[^\W\d]\w*+(?:\.[^\W\d]\w*+)*+\s*+\(")
+"""A call's dotted name and its ``(``."""
 
 NOT_A_LITERAL_CODE: Final = "not-a-literal"
 """``arguments_error_code`` of a call whose arguments leave the literal subset."""
@@ -37,6 +41,14 @@ class PythonicGrammar:
     def __init__(self, *, lines: bool = False, json_constants: bool = False) -> None:
         self._lines = lines
         self._json_constants = json_constants
+
+    def starts_value(self, chunk: str) -> bool:
+        """Whether a call list (``[``), or with ``layout: lines`` a call (a name and its
+        ``(``), starts ``chunk`` (blanks aside): the reply's start is then a call region."""
+        at = skip_blanks(chunk, 0)
+        if not self._lines:
+            return chunk.startswith("[", at)
+        return _CALL_START.match(chunk, at) is not None
 
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None

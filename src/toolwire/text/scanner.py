@@ -192,14 +192,20 @@ class _Run:
         if hit == first:
             return pos
         limit = hit if hit != -1 and hit < end else end
+        payloads = self.scanner.start_payloads
         parsed, ran_out = self._parse(
-            first, limit, fill=False, cut=limit == len(text), payloads=self.scanner.start_payloads
+            first, limit, fill=False, cut=limit == len(text), payloads=payloads
         )
         if parsed is None:
-            if ran_out and limit == len(text):  # prose is no call region; a cut value is
+            # prose is no call region; a value of the payload that does not read is
+            if ran_out and limit == len(text):
                 self._skip(first, limit, CUT_OFF, self.skipped)
+            elif any(_starts_value(grammar, text[first:limit]) for grammar in payloads):
+                self._skip(first, limit, NOT_A_CALL, self.skipped)
             return pos
         self.calls.extend(self._finished(parsed))
+        if parsed.stray != -1:  # a value after a separator that did not read: text, reported
+            self._skip(parsed.stray, limit, NOT_A_CALL, self.skipped)
         return parsed.end
 
     def _sections(
@@ -355,6 +361,8 @@ class _Run:
             self._skip(opened, next_open, CUT_OFF if cut else NOT_A_CALL, skipped)
             return next_open
         calls.extend(self._finished(parsed))
+        if parsed.stray != -1:  # a value after a separator that did not read: text, reported
+            self._skip(parsed.stray, next_open, NOT_A_CALL, skipped)
         return parsed.end
 
     def _longer(
@@ -460,7 +468,8 @@ class _Run:
             if parsed is None:
                 continue
             if parsed.calls:
-                return Parsed(parsed.calls, start + parsed.end, parsed.unfinished), ran_out
+                stray = start + parsed.stray if parsed.stray != -1 else -1
+                return Parsed(parsed.calls, start + parsed.end, parsed.unfinished, stray), ran_out
             ran_out = ran_out or parsed.unfinished
         return None, ran_out
 
@@ -491,6 +500,12 @@ def skip_space(text: str, pos: int, end: int) -> int:
     while pos < end and text[pos].isspace():
         pos += 1
     return pos
+
+
+def _starts_value(grammar: Grammar, chunk: str) -> bool:
+    """Whether a value of ``grammar``'s payload starts ``chunk`` (json and pythonic say)."""
+    starts = getattr(grammar, "starts_value", None)
+    return bool(starts(chunk)) if starts is not None else False
 
 
 def _unclean(parsed: Parsed) -> bool:

@@ -153,7 +153,10 @@ export function jsonGrammar(p) {
       if (!list) return null;
       for (const item of list) { const c = one(item); if (!c) return null; calls.push(c); }
     }
-    if (cutAt === -1) return { calls, end };
+    if (cutAt === -1) { // a value of the shape after a separator that did not read: reported (§1b.12)
+      const at = fill ? -1 : next(chunk, end);
+      return { calls, end, stray: at !== -1 && starts.includes(chunk[at]) ? at : -1 };
+    }
     const partial = readPartial(chunk, cutAt);
     if (partial && (Array.isArray(partial.value) ? partial.value.length : Object.keys(partial.value).length)) {
       const list = items(partial.value);
@@ -165,6 +168,8 @@ export function jsonGrammar(p) {
     }
     return { calls, end: chunk.length, unfinished: true };
   };
+  // Whether a value of the spec's shape starts chunk (blanks aside): the reply's start is then a call region.
+  grammar.startsValue = (chunk) => starts.includes(chunk[skipJson(chunk, 0)]);
   // §1b.5 step 2: where the values starting at `start` of the whole reply end, markers ignored.
   grammar.extent = (text, start) => {
     const valueEnd = (at) => {

@@ -235,7 +235,7 @@ export function pythonicGrammar(p) {
       throw e;
     }
   });
-  return (chunk, fill) => {
+  const grammar = (chunk, fill) => {
     const start = pySkip(chunk, 0);
     let calls = null; let end = -1;
     try { [calls, end] = callList(chunk, start, lines ? 'lines' : 'list'); } catch (e) { if (!(e instanceof Broken)) throw e; }
@@ -249,4 +249,12 @@ export function pythonicGrammar(p) {
     if (!cut || (lines && !cut[1])) return null; // lines: only a call written up to its '(' shows a cut
     return { calls: convert(chunk, cut[0]), end: chunk.length, unfinished: true };
   };
+  // Whether a call list ('['), or with layout lines a call (a name and its '('), starts chunk.
+  grammar.startsValue = (chunk) => {
+    const i = pySkip(chunk, 0);
+    if (!lines) return chunk[i] === '[';
+    const name = at(NAME, chunk, i);
+    return !!name && chunk[pySkip(chunk, i + name[0].length)] === '(';
+  };
+  return grammar;
 }

@@ -27,7 +27,10 @@ export function scan(text, s) {
     for (const grammar of payloads) {
       const parsed = grammar(chunk, fill, cut);
       if (!parsed) continue;
-      if (parsed.calls.length) return [{ calls: parsed.calls, end: start + parsed.end, unfinished: !!parsed.unfinished }, ranOut];
+      if (parsed.calls.length) {
+        const stray = parsed.stray !== undefined && parsed.stray !== -1 ? start + parsed.stray : -1;
+        return [{ calls: parsed.calls, end: start + parsed.end, unfinished: !!parsed.unfinished, stray }, ranOut];
+      }
       ranOut = ranOut || !!parsed.unfinished;
     }
     return [null, ranOut];
@@ -78,7 +81,7 @@ export function scan(text, s) {
         blockEnd = closed ? after + close.length : after;
       } else continue;
       if (parsed && parsed.calls.length && !parsed.unfinished && !unclean(parsed.calls)) {
-        return [{ calls: parsed.calls, end: blockEnd, unfinished: false }, blockEnd];
+        return [{ calls: parsed.calls, end: blockEnd, unfinished: false, stray: -1 }, blockEnd];
       }
     }
     return null;
@@ -119,6 +122,7 @@ export function scan(text, s) {
       return next;
     }
     found.push(...finished(parsed));
+    if (parsed.stray !== -1) skip(parsed.stray, next, 'not-a-call', into); // a value after a separator that did not read
     return parsed.end;
   };
   const blocks = (pos, end, keep, found, into) => {
@@ -205,8 +209,13 @@ export function scan(text, s) {
         if (hit !== at) {
           const limit = hit !== -1 && hit < end ? hit : end;
           const [parsed, ranOut] = parse(s.startPayloads, at, limit, false, limit === size);
-          if (parsed) { calls.push(...finished(parsed)); start = parsed.end; }
-          else if (ranOut && limit === size) skip(at, limit, 'cut-off', skipped); // a cut value; prose is no region
+          const chunk = text.slice(at, limit);
+          if (parsed) {
+            calls.push(...finished(parsed)); start = parsed.end;
+            if (parsed.stray !== -1) skip(parsed.stray, limit, 'not-a-call', skipped);
+          }
+          else if (ranOut && limit === size) skip(at, limit, 'cut-off', skipped); // prose is no region;
+          else if (s.startPayloads.some((g) => g.startsValue && g.startsValue(chunk))) skip(at, limit, 'not-a-call', skipped); // a value is
         }
       }
       blocks(start, end, pieces, calls, skipped);
