@@ -9,9 +9,11 @@ registry lists, and the linear cost of reading a marker quoted in a payload.
 
 from __future__ import annotations
 
+import io
 import json
 import pickle
 import time
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,7 @@ from toolwire import Registry, ToolCall, Tools, UnmappedCall
 from toolwire.text import TextReply, extract_from_text, read_text
 from toolwire.text.reply import TextRegion
 
+BAR = "\uff5c"  # the fullwidth bar of DeepSeek's tokens
 WEATHER = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 PYTHON = (
@@ -29,10 +32,14 @@ PYTHON = (
 
 
 def test_the_issue_examples_are_no_longer_clean_replies_with_fewer_calls() -> None:
-    cut = read_text("hermes", 'OK.\n<tool_call>\n{"name": "get_time", "arguments": {"tz": "Europe/Pa')
+    cut = read_text(
+        "hermes", 'OK.\n<tool_call>\n{"name": "get_time", "arguments": {"tz": "Europe/Pa'
+    )
     assert [(c.name, c.incomplete) for c in cut.calls] == [("get_time", True)]
     assert cut.truncated and cut.dropped_calls == cut.calls and cut.text == "OK."
-    lines = read_text("llama3_json", '{"name": "a", "parameters": {}}\n{"name": "b", "parameters": {}}')
+    lines = read_text(
+        "llama3_json", '{"name": "a", "parameters": {}}\n{"name": "b", "parameters": {}}'
+    )
     assert [c.name for c in lines.calls] == ["a", "b"]
     drafted = read_text(
         "hermes",
@@ -80,7 +87,9 @@ def test_from_dict_refuses_a_fate_the_fields_contradict_and_unknown_keys() -> No
     with pytest.raises(ValueError, match="unknown keys"):
         TextReply.from_dict({"text": "", "colour": 1})
     with pytest.raises(ValueError, match="unknown keys"):
-        TextRegion.from_dict({"start": 0, "end": 1, "text": "x", "code": "c", "reason": "r", "x": 1})
+        TextRegion.from_dict(
+            {"start": 0, "end": 1, "text": "x", "code": "c", "reason": "r", "x": 1}
+        )
 
 
 def test_read_text_checks_calls_against_tools_given_as_schemas_or_a_tools_object() -> None:
@@ -155,7 +164,8 @@ def test_a_registry_lists_the_aliases_of_its_text_formats() -> None:
         ("hermes", '<tool_call>["</tool_call><tool_call>", '),
         ("mistral", '[TOOL_CALLS]{"a": "[TOOL_CALLS]'),
         ("qwen3_coder", "<tool_call><function=f><parameter=a>x</tool_call>"),
-        ("deepseek_v31", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁call▁end｜>"),
+        ("deepseek_v31",
+         f"<{BAR}tool▁calls▁begin{BAR}><{BAR}tool▁call▁begin{BAR}>f<{BAR}tool▁call▁end{BAR}>"),
         ("kimi_k2", '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0'
                     '<|tool_call_argument_begin|>{"a": "<|tool_call_end|>'),
     ],
@@ -174,3 +184,13 @@ def test_reading_past_a_quoted_marker_stays_linear(fmt: str, unit: str) -> None:
 
     small, large = seconds(2_000), seconds(8_000)
     assert large < 8 * small + 0.05, (small, large)
+
+
+def test_the_command_line_takes_a_text_format_by_its_alias(tmp_path: Path) -> None:
+    from toolwire.cli.main import main
+
+    reply = tmp_path / "reply.txt"
+    reply.write_text("[get_weather(city='Paris')]", encoding="utf-8")
+    out = io.StringIO()
+    assert main(["extract", "--text", "llama4_pythonic", str(reply)], out=out) == 0
+    assert [c["name"] for c in json.loads(out.getvalue())["calls"]] == ["get_weather"]

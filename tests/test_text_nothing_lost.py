@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from toolwire import ToolwireError
 from toolwire.text import TextReply, read_text
 
+BAR = "\uff5c"  # the fullwidth bar of DeepSeek's tokens
 HUNT = os.environ.get("TOOLWIRE_PROPERTY_EXAMPLES")
 SETTINGS = settings(
     max_examples=int(HUNT) if HUNT else 60,
@@ -95,8 +96,8 @@ def _harmony(call: Call) -> str:
 
 def _deepseek(call: Call) -> str:
     return (
-        f"<｜tool▁call▁begin｜>{call.name}<｜tool▁sep｜>"
-        f"{json.dumps(call.arguments, ensure_ascii=False)}<｜tool▁call▁end｜>"
+        f"<{BAR}tool▁call▁begin{BAR}>{call.name}<{BAR}tool▁sep{BAR}>"
+        f"{json.dumps(call.arguments, ensure_ascii=False)}<{BAR}tool▁call▁end{BAR}>"
     )
 
 
@@ -134,9 +135,10 @@ FAMILIES = [
            opens=("{",)),
     Family("mistral", _list("[TOOL_CALLS][", _json, ", ", "]"), ("[TOOL_CALLS]", "]", "[ARGS]"),
            opens=("[TOOL_CALLS]",)),
-    Family("deepseek_v31", _list("<｜tool▁calls▁begin｜>", _deepseek, "", "<｜tool▁calls▁end｜>"),
-           ("<｜tool▁call▁end｜>", "<｜tool▁sep｜>"),
-           opens=("<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>")),
+    Family("deepseek_v31",
+           _list(f"<{BAR}tool▁calls▁begin{BAR}>", _deepseek, "", f"<{BAR}tool▁calls▁end{BAR}>"),
+           (f"<{BAR}tool▁call▁end{BAR}>", f"<{BAR}tool▁sep{BAR}>"),
+           opens=(f"<{BAR}tool▁calls▁begin{BAR}>", f"<{BAR}tool▁call▁begin{BAR}>")),
     Family("qwen3_coder", _each(_xml_qwen), ("</tool_call>", "<tool_call>", "</parameter>"),
            opens=("<tool_call>", "<function=")),
     Family("glm45", _each(_glm), ("</tool_call>", "<arg_value>", "\n"), opens=("<tool_call>",)),
