@@ -136,10 +136,10 @@ class JsonGrammar:
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
     ) -> Parsed | None:
         try:
-            values, end, cut_at = self._values(chunk, decode_json_at, 0)
+            values, end, cut_at, stray = self._values(chunk, decode_json_at, 0)
             lenient = False
         except OutOfRange:
-            values, end, cut_at = self._values(chunk, decode_json_lenient_at, 0)
+            values, end, cut_at, stray = self._values(chunk, decode_json_lenient_at, 0)
             lenient = True
         if not values and cut_at == -1:
             return None
@@ -156,7 +156,7 @@ class JsonGrammar:
                     return None
                 calls.append(call)
         if cut_at == -1:
-            return Parsed(calls, end, False, self._stray(chunk, end) if not fill else -1)
+            return Parsed(calls, end, False, -1 if fill else stray)
         partial = read_partial(chunk, cut_at)
         if partial is not None and partial.value:
             items = self._items(partial.value)
@@ -205,24 +205,6 @@ class JsonGrammar:
             end = after
         return end
 
-    def _stray(self, chunk: str, end: int) -> int:
-        """Where a value of the shape begins after a separator following ``end`` (the list's
-        end: it did not read), or -1."""
-        at = self._after_separator(chunk, end)
-        return at if at != -1 and chunk[at : at + 1] in self._starts else -1
-
-    def _after_separator(self, text: str, end: int) -> int:
-        """Where a value would start after a separator following ``end``, or -1."""
-        separated, blanks = self._separated, self._blank_separators
-        match = separated.match(text, end) if separated is not None else None
-        if match is not None:
-            return match.end()
-        if blanks:
-            at = skip_blanks(text, end)
-            if any(text.find(s, end, at) != -1 for s in blanks):
-                return at
-        return -1
-
     def _items(self, value: Any) -> list[Any] | None:
         """The call objects a top-level value holds, as the shape allows; None if it may not."""
         if isinstance(value, dict) and self._objects:
@@ -233,23 +215,24 @@ class JsonGrammar:
 
     def _values(
         self, chunk: str, decode: Decode, start: int, *, partial: bool = True
-    ) -> tuple[list[Any], int, int]:
-        """The top-level values from ``start``, where the last one ends, and where a value
-        the text ends inside starts (-1 when none does).
+    ) -> tuple[list[Any], int, int, int]:
+        """The top-level values from ``start``, where the last one ends, where a value the
+        text ends inside starts, and where one after a separator starts that does not decode
+        (each -1 when there is none).
 
         Raises :class:`OutOfRange` when a value holds a number beyond the float range.
         """
         at = skip_blanks(chunk, start)
         starts = self._starts
         if chunk[at : at + 1] not in starts:  # no value of the shape starts here: no decoding
-            return [], 0, -1
+            return [], 0, -1, -1
         try:
             value, end = decode(chunk, at)
         except OutOfRange:
             raise
         except ValueError as exc:
             ran_out = partial and _fault_code(exc, chunk, at) in RAN_OUT
-            return [], 0, at if ran_out else -1
+            return [], 0, at if ran_out else -1, -1
         values = [value]
         separated = self._separated
         blanks = self._blank_separators
@@ -272,11 +255,11 @@ class JsonGrammar:
                 raise
             except ValueError as exc:
                 if partial and _fault_code(exc, chunk, at) in RAN_OUT:
-                    return values, end, at
-                break  # a separator not followed by a value is plain text
+                    return values, end, at, -1
+                return values, end, -1, at  # a value that does not decode: text
             values.append(value)
             end = after
-        return values, end, -1
+        return values, end, -1, -1
 
     def _unfinished(self, item: Any) -> ToolCall | None:
         """The call an object cut inside names, with ``call-unfinished`` arguments; None

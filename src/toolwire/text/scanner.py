@@ -257,6 +257,7 @@ class _Run:
         """Lift the blocks of ``text[pos:end]`` into ``calls``; record the rest in ``kept``
         and the blocks that yield no call in ``skipped``."""
         scanner, occ, size = self.scanner, self.occ, len(self.text)
+        closes = scanner.closes
         split_until = -1  # blocks opening before this also end at the next open marker
         while pos < end:
             opened, length = occ.earliest(scanner.opens, pos)
@@ -274,7 +275,7 @@ class _Run:
             body = opened + length
             following, _ = occ.earliest(scanner.opens, body)
             next_open = following if following != -1 and following < end else end
-            close = scanner.closes.get(self.text[opened:body], scanner.close)
+            close = closes.get(self.text[opened:body], scanner.close) if closes else scanner.close
             if close is None:
                 pos = self._unclosed(opened, body, next_open, end, kept, calls, skipped)
                 continue
@@ -284,9 +285,10 @@ class _Run:
             if opened < split_until and next_open < limit:
                 limit, closed = next_open, False
             block_end = limit + len(close) if closed else limit
-            # a reply that ends inside the close marker ended the payload before it
-            marker_cut = 0 if closed or limit != size else self._cut_marker((close,), body)
-            limit -= marker_cut
+            marker_cut = 0
+            if not closed and limit == size:  # a reply ending inside the close marker ended
+                marker_cut = self._cut_marker((close,), body)  # the payload before it
+                limit -= marker_cut
             parsed, _ = self._parse(body, limit, fill=True, cut=not closed and not marker_cut)
             if closed and (parsed is None or parsed.unfinished):
                 longer = self._longer(body, limit, end, close)
@@ -297,7 +299,7 @@ class _Run:
                     continue
             splittable = opened >= split_until and next_open < limit
             if parsed is not None and not (splittable and _unclean(parsed)):
-                calls.extend(self._finished(parsed))
+                calls.extend(self._finished(parsed) if parsed.unfinished else parsed.calls)
                 pos = block_end
             elif splittable:
                 split_until = limit  # read each inner open marker as its own block
@@ -360,7 +362,7 @@ class _Run:
             cut = ran_out and next_open == size
             self._skip(opened, next_open, CUT_OFF if cut else NOT_A_CALL, skipped)
             return next_open
-        calls.extend(self._finished(parsed))
+        calls.extend(self._finished(parsed) if parsed.unfinished else parsed.calls)
         if parsed.stray != -1:  # a value after a separator that did not read: text, reported
             self._skip(parsed.stray, next_open, NOT_A_CALL, skipped)
         return parsed.end
@@ -467,10 +469,12 @@ class _Run:
             parsed = grammar.parse(chunk, fill=fill, cut=cut, schemas=self.schemas)
             if parsed is None:
                 continue
-            if parsed.calls:
-                stray = start + parsed.stray if parsed.stray != -1 else -1
-                return Parsed(parsed.calls, start + parsed.end, parsed.unfinished, stray), ran_out
-            ran_out = ran_out or parsed.unfinished
+            calls, stop, unfinished, stray = parsed
+            if calls:
+                if stray != -1:
+                    stray += start
+                return Parsed(calls, start + stop, unfinished, stray), ran_out
+            ran_out = ran_out or unfinished
         return None, ran_out
 
     def _finished(self, parsed: Parsed) -> list[ToolCall]:
