@@ -25,10 +25,11 @@ from .extract import (
     read_text,
     read_text_spec,
 )
-from .reply import TextReply
+from .reply import TextRegion, TextReply
 from .spec import TextSpec
 
 __all__ = [
+    "TextRegion",
     "TextReply",
     "TextSpec",
     "bundled_text_specs",
