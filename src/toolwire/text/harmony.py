@@ -41,7 +41,7 @@ from ..toolcall import ToolCall
 from .grammar import UNFINISHED, UNFINISHED_CODE, plausible_name
 from .occurrences import Occurrences
 from .reply import TextRegion
-from .scanner import CUT_OFF, NOT_A_CALL, Scanned
+from .scanner import CUT_OFF, NOT_A_CALL, Scanned, cut_marker
 from .typed import Schemas
 
 __all__ = ["UNMAPPED", "HarmonyMarkers", "HarmonyScanner"]
@@ -126,7 +126,7 @@ class HarmonyScanner:
                 outside = text[pos:].strip()
                 if outside:
                     found.answer.append(outside)
-                cut = _cut_marker(text, pos, (m.start, m.channel))
+                cut = cut_marker(text, pos, (m.start, m.channel), opening=True)
                 if cut:  # the reply ends inside a header's first marker: a message unread
                     found.skipped.append(TextRegion(
                         len(text) - cut, len(text), text[len(text) - cut :], CUT_OFF,
@@ -228,18 +228,6 @@ class HarmonyScanner:
             message.start, message.end, text[message.start : message.end], UNMAPPED, reason,
             recipient,
         )
-
-
-def _cut_marker(text: str, start: int, markers: tuple[str, ...]) -> int:
-    """The length of the longest proper prefix of one of ``markers`` that ``text`` ends
-    with, at or after ``start``; 0 for none."""
-    found = 0
-    for marker in markers:
-        for length in range(min(len(marker) - 1, len(text) - start), found, -1):
-            if text.endswith(marker[:length]):
-                found = length
-                break
-    return found
 
 
 def _skip(text: str, message: _Message, code: str) -> TextRegion:

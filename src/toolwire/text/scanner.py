@@ -50,7 +50,7 @@ from .regions import Region, RegionSpan, find_regions
 from .reply import TextRegion
 from .typed import Schemas
 
-__all__ = ["CUT_OFF", "NOT_A_CALL", "Scanned", "Scanner"]
+__all__ = ["CUT_OFF", "NOT_A_CALL", "Scanned", "Scanner", "cut_marker"]
 
 CUT_OFF: Final = "cut-off"
 """Code of a skipped region the reply ended inside before a call could be read."""
@@ -313,17 +313,12 @@ class _Run:
             opens = scanner.opens if scanner.bare is None else (*scanner.opens, scanner.bare[0])
             kept.extend(self._tail(pos, end, opens, skipped))
 
-    def _cut_marker(self, markers: tuple[str, ...], start: int) -> int:
+    def _cut_marker(self, markers: tuple[str, ...], start: int, *, opening: bool = False) -> int:
         """The length of the longest proper prefix of one of ``markers`` that the reply ends
         with, at or after ``start`` (the reply was cut inside that marker); 0 for none.
-        It makes the reply ``truncated``."""
-        text = self.text
-        found = 0
-        for marker in markers:
-            for length in range(min(len(marker) - 1, len(text) - start), found, -1):
-                if text.endswith(marker[:length]):
-                    found = length
-                    break
+        It makes the reply ``truncated``. Of an ``opening`` marker at least half must stand
+        (a reply may end with ``<`` or ``fun``: prose, not ``<tool_call>`` or ``functools``)."""
+        found = cut_marker(self.text, start, markers, opening=opening)
         if found:
             self.truncated = True
         return found
@@ -333,11 +328,12 @@ class _Run:
     ) -> list[tuple[int, int]]:
         """The pieces of the plain text ``[pos, end)``; a reply that ends inside an open
         marker there ends in a call region the cut left unread: a cut-off skipped region."""
-        cut = self._cut_marker(opens, pos) if end == len(self.text) else 0
+        cut = self._cut_marker(opens, pos, opening=True) if end == len(self.text) else 0
         if not cut:
             return [(pos, end)]
         self._skip(end - cut, end, CUT_OFF, skipped)
         return [(pos, end)]
+
     def _unclosed(
         self,
         opened: int,
@@ -504,6 +500,19 @@ def skip_space(text: str, pos: int, end: int) -> int:
     while pos < end and text[pos].isspace():
         pos += 1
     return pos
+
+
+def cut_marker(text: str, start: int, markers: tuple[str, ...], *, opening: bool = False) -> int:
+    """The length of the longest proper prefix of one of ``markers`` that ``text`` ends with,
+    at or after ``start``; 0 for none. With ``opening`` at least half of the marker must stand."""
+    found = 0
+    for marker in markers:
+        least = max(found + 1, (len(marker) + 1) // 2 if opening else 1)
+        for length in range(min(len(marker) - 1, len(text) - start), least - 1, -1):
+            if text.endswith(marker[:length]):
+                found = length
+                break
+    return found
 
 
 def _starts_value(grammar: Grammar, chunk: str) -> bool:

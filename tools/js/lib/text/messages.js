@@ -4,7 +4,7 @@
 // header the reply ends inside is accounted for (§1b.12).
 import { decodeArguments } from '../json.js';
 import { call, earliest, isBlank, plausibleName, strip, UNFINISHED } from './common.js';
-import { inCodePoints } from './scan.js';
+import { endsInside, inCodePoints } from './scan.js';
 
 // [word, whole]: the word right after marker in a header, up to a blank or '<|' (''), and
 // whether something followed it (a word running to the header's end may be cut).
@@ -58,12 +58,7 @@ export function messageScanner(m) {
         kept.push([pos, size]);
         const outside = strip(text.slice(pos));
         if (outside) answer.push(outside);
-        let cut = 0; // the reply ends inside a header's first marker: a message unread
-        for (const marker of [m.start, m.channel]) {
-          for (let length = Math.min(marker.length - 1, size - pos); length > cut; length--) {
-            if (text.endsWith(marker.slice(0, length))) { cut = length; break; }
-          }
-        }
+        const cut = endsInside(text, pos, [m.start, m.channel], true); // a header's first marker cut: a message unread
         if (cut) {
           skipped.push({ start: size - cut, end: size, text: text.slice(size - cut), code: 'cut-off', reason: 'the reply ends inside a message\'s header before it could be read' });
           truncated = true;

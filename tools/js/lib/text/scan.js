@@ -45,20 +45,16 @@ export function scan(text, s) {
     }
     return out;
   };
-  // The longest proper prefix of one of markers that the reply ends with, at or after start.
-  const cutMarker = (markers, start) => {
-    let found = 0;
-    for (const m of markers) {
-      for (let length = Math.min(m.length - 1, size - start); length > found; length--) {
-        if (text.endsWith(m.slice(0, length))) { found = length; break; }
-      }
-    }
+  // The longest proper prefix of one of markers that the reply ends with, at or after start;
+  // of an opening marker at least half must stand (a reply may end with '<' or 'fun').
+  const cutMarker = (markers, start, opening = false) => {
+    const found = endsInside(text, start, markers, opening);
     if (found) truncated = true;
     return found;
   };
   // Plain text [pos, end); a reply ending inside an open marker there is a cut-off region.
   const tail = (pos, end, opens, into) => {
-    const cut = end === size ? cutMarker(opens, pos) : 0;
+    const cut = end === size ? cutMarker(opens, pos, true) : 0;
     if (cut) skip(end - cut, end, 'cut-off', into);
     return [pos, end];
   };
@@ -248,6 +244,19 @@ export function scan(text, s) {
     truncated,
     refused: [],
   };
+}
+
+// The length of the longest proper prefix of one of markers that text ends with, at or after
+// start (0: none); with opening, at least half of the marker must stand (§1b.12).
+export function endsInside(text, start, markers, opening = false) {
+  let found = 0;
+  for (const m of markers) {
+    const least = Math.max(found + 1, opening ? Math.floor((m.length + 1) / 2) : 1);
+    for (let length = Math.min(m.length - 1, text.length - start); length >= least; length--) {
+      if (text.endsWith(m.slice(0, length))) { found = length; break; }
+    }
+  }
+  return found;
 }
 
 // Regions' offsets in code points, as the suite counts them (JavaScript indexes UTF-16 units).
