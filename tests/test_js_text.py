@@ -4,8 +4,10 @@ tests/test_js_implementation.py checks the runner as a whole; this file pins the
 every text case runs in JavaScript (none counted "not implemented", none failed), and the
 node tests cover what a case file cannot carry (the caller's tools typing values, parameters,
 a spec breaking the meta-schema). A differential check feeds both implementations every case
-text cut off at many points and wrapped in reasoning markers: cut-off replies are where the
-grammars' edges are, and the README must decide each one the same way for both. Skipped, saying
+text cut off at many points and wrapped in reasoning markers, and compares everything
+``read_text`` gives (the clean text, the calls, the answer, the reasoning, the skipped regions
+with their reasons, truncation, refusals): cut-off replies are where the grammars' edges are, and
+the README must decide each one the same way for both. Skipped, saying
 so, where node or npm is missing.
 """
 
@@ -20,7 +22,8 @@ from typing import Any
 
 import pytest
 
-from toolwire.text import extract_from_text
+from toolwire import UnmappedCall
+from toolwire.text import TextReply, extract_from_text, read_text
 
 from conformance import call_view
 
@@ -86,8 +89,35 @@ def _probes() -> list[dict[str, str]]:
 
 
 def _python(probe: dict[str, str]) -> dict[str, Any]:
-    clean, calls = extract_from_text(probe["format"], probe["text"])
-    return {"clean_text": clean, "calls": [call_view(call) for call in calls]}
+    try:
+        reply = read_text(probe["format"], probe["text"])
+        clean: str | None = extract_from_text(probe["format"], probe["text"])[0]
+    except UnmappedCall as exc:
+        assert isinstance(exc.reply, TextReply)
+        reply, clean = exc.reply, None
+    regions = [
+        {"start": r.start, "end": r.end, "text": r.text, "code": r.code, "reason": r.reason}
+        for r in reply.skipped
+    ]
+    refused = [
+        {"start": r.start, "end": r.end, "text": r.text, "code": r.code, "recipient": r.recipient}
+        for r in reply.refused
+    ]
+    return {
+        "clean_text": clean, "calls": [call_view(call) for call in reply.calls],
+        "text": reply.text, "reasoning": reply.reasoning, "skipped": regions,
+        "truncated": reply.truncated, "refused": refused,
+    }
+
+
+def _js(result: dict[str, Any]) -> dict[str, Any]:
+    """The JS result in the Python view's shape: a refusal's reason is prose (not compared),
+    and a reply with refusals has no clean text (extract raises)."""
+    if "error" in result:
+        return result
+    refused = [{k: v for k, v in r.items() if k != "reason"} for r in result["refused"]]
+    clean = None if refused else result["clean_text"]
+    return {**result, "clean_text": clean, "refused": refused}
 
 
 def test_js_and_python_read_cut_off_case_texts_alike(node: str) -> None:
@@ -105,7 +135,7 @@ def test_js_and_python_read_cut_off_case_texts_alike(node: str) -> None:
     differ = [
         (probe, js, py)
         for probe, js in zip(probes, got, strict=True)
-        if js != (py := _python(probe))
+        if _js(js) != (py := _python(probe))
     ]
     assert not differ, f"{len(differ)} of {len(probes)} differ, first: {differ[0]}"
     assert len(probes) > 2000

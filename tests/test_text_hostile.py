@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.text import bundled_text_specs, extract_from_text, extract_text
+from toolwire.text import bundled_text_specs, extract_from_text, extract_text, read_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import bench_text
@@ -54,9 +54,6 @@ def test_thousands_of_unclosed_open_tags_stay_text() -> None:
         ("llama3_json", "{" * 200_000),
         ("granite", "[" * 200_000),
         ("mistral", "[TOOL_CALLS]" + "[" * 200_000),
-        ("pythonic", "[f(a=" + "[" * 200_000),
-        ("pythonic", "[f(a=" + "(" * 200_000),
-        ("pythonic", "[f(a=" + "{'k': " * 200_000),
     ],
     ids=lambda v: v[:24] if isinstance(v, str) else v,
 )
@@ -68,6 +65,21 @@ def test_deeply_nested_brackets_leave_the_block_as_text_without_recursion_errors
     assert clean == text.strip()
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["[f(a=" + "[" * 200_000, "[f(a=" + "(" * 200_000, "[f(a=" + "{'k': " * 200_000],
+    ids=lambda v: v[:24],
+)
+def test_deeply_nested_brackets_cut_off_after_a_call_name_give_it_flagged_without_recursion(
+    text: str,
+) -> None:
+    reply = read_text("pythonic", text)
+    assert [(c.name, c.arguments_error_code, c.incomplete) for c in reply.calls] == [
+        ("f", "call-unfinished", True)
+    ]
+    assert reply.truncated
+
+
 def test_a_pythonic_literal_just_within_the_depth_limit_still_reads() -> None:
     clean, calls = extract_from_text("pythonic", "[f(a=" + "[" * 60 + "]" * 60 + ")]")
     assert clean == ""
@@ -77,7 +89,8 @@ def test_a_pythonic_literal_just_within_the_depth_limit_still_reads() -> None:
 def test_a_long_unterminated_string_is_read_once() -> None:
     text = "[f(a='" + "x" * (2 * MB)
     started = time.perf_counter()
-    assert extract_from_text("pythonic", text) == (text, [])
+    clean, calls = extract_from_text("pythonic", text)
+    assert clean == "" and [(c.name, c.incomplete) for c in calls] == [("f", True)]
     assert time.perf_counter() - started < SECONDS_FOR_ONE_MB
 
 

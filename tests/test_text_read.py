@@ -29,7 +29,7 @@ def test_a_reasoning_region_opened_in_the_prompt_ends_at_its_close_marker() -> N
 
 def test_a_region_never_closed_runs_to_the_end_and_yields_no_call() -> None:
     reply = read_text("seed_oss", "<seed:think>I will call <function=f></function>")
-    assert reply == TextReply("", "I will call <function=f></function>", ())
+    assert reply == TextReply("", "I will call <function=f></function>", (), truncated=True)
 
 
 def test_harmony_answer_and_reasoning_come_from_their_channels() -> None:
@@ -119,5 +119,9 @@ def test_aliases_reach_their_format_through_every_entry_point() -> None:
 def test_a_text_reply_pickles_and_serialises() -> None:
     reply = read_text("hermes", f"<tool_call>{WEATHER}</tool_call>")
     assert pickle.loads(pickle.dumps(reply)) == reply
-    assert reply.to_dict() == {"text": "", "reasoning": "", "calls": [reply.calls[0].to_dict()]}
+    assert reply.to_dict() == {
+        "text": "", "reasoning": "", "calls": [{**reply.calls[0].to_dict(), "fate": "runnable"}],
+        "skipped": [], "truncated": False, "refused": [],
+    }
+    assert TextReply.from_dict(reply.to_dict()) == reply
 

@@ -199,10 +199,16 @@ def test_head_json_cannot_take_its_id_from_both_places() -> None:
 
 
 def test_text_start_needs_a_delimited_payload_and_no_section() -> None:
-    source = VALID.replace("block:", "section: {open: '[s]', close: '[/s]'}\nblock:").replace(
-        '  close: "</${tag}>"', '  close: "</${tag}>"\n  text_start: true'
-    ) + "  - grammar: head-json\n    head_end: ['|']\n"
-    assert sorted(rules(source)) == ["text-start", "text-start"]
+    text_start = VALID.replace('  close: "</${tag}>"', '  close: "</${tag}>"\n  text_start: true')
+    sectioned = text_start.replace("block:", "section: {open: '[s]', close: '[/s]'}\nblock:")
+    assert rules(sectioned) == ["text-start"]
+    head_only = text_start.replace(
+        "  - grammar: json\n", "  - grammar: head-json\n    head_end: ['|']\n"
+    )
+    assert "text-start" in rules(head_only)
+    # beside a json alternative, another grammar may serve the blocks (HyperCLOVA X)
+    both = text_start + "  - grammar: head-json\n    head_end: ['|']\n"
+    assert isinstance(compile_text_spec(strict_yaml.load(both, "specs/text/demo.yaml")), TextSpec)
 
 
 def test_a_bad_expression_is_located_at_the_character_blamed() -> None:

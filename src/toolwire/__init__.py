@@ -232,8 +232,10 @@ def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[Too
 
 def read_text(fmt: str, text: str, **params: Any) -> TextReply:
     """Model text in text format ``fmt`` as a ``TextReply``: the answer, the reasoning
-    (the format's reasoning regions, kept apart) and the calls; ``tools=`` types the
-    values of XML-family formats by the tools' schemas."""
+    (the format's reasoning regions, kept apart), the calls and the account of every call
+    region (``skipped``, ``truncated``, each call's fate); ``tools=`` types the values of
+    XML-family formats by the tools' schemas and checks every call against them. A message
+    to a built-in tool (gpt-oss's ``python``) raises ``UnmappedCall`` with the partial reply."""
     return Registry.default().read_text(fmt, text, **params)
 
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .reply import Reply
+    from .text.reply import TextReply
 
 __all__ = [
     "MalformedResponse",
@@ -95,7 +96,10 @@ class UnmappedCall(ToolwireError):
     The error describes the first such item; ``reply`` (when raised by ``read``,
     ``extract`` or ``locate``) is the partial :class:`~toolwire.Reply` of the whole
     response — every call, server call and record, and in ``reply.refused`` every refused
-    item with its reason — so a loop can answer what it can and report the rest.
+    item with its reason — so a loop can answer what it can and report the rest. Raised
+    by ``read_text`` (a Harmony message to a built-in tool), ``reply`` is the partial
+    :class:`~toolwire.text.TextReply`, ``item_index`` 0 and ``location`` the message's
+    place in the text (``text[START:END]``).
     """
 
     code = "unmapped_call"
@@ -108,7 +112,7 @@ class UnmappedCall(ToolwireError):
         reason: str,
         location: str = "",
         *,
-        reply: Reply | None = None,
+        reply: Reply | TextReply | None = None,
     ) -> None:
         self.format = format
         self.item_index = item_index

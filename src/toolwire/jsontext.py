@@ -162,11 +162,15 @@ def _skip(text: str, pos: int) -> int:
     return _RE.BLANK_RUN.match(text, pos).end()  # type: ignore[union-attr]  # matches empty
 
 
-def classify(text: str, pos: int = 0, *, whole: bool = True) -> tuple[str, int]:
+def classify(
+    text: str, pos: int = 0, *, whole: bool = True, infinite: bool = False
+) -> tuple[str, int]:
     """``(code, offset)`` of the first fault scanning ``text`` from ``pos``, or ``("ok", end)``.
 
     The scan follows specs/README.md §1.4.1 step by step; it is iterative, so any
-    depth gets an answer. With ``whole`` the value must fill the text (blanks aside).
+    depth gets an answer. With ``whole`` the value must fill the text (blanks aside). With
+    ``infinite`` a number beyond the double range is no fault (a text grammar reads the
+    call object around it and flags only its arguments: specs/README.md §1b rule 8).
     """
     n = len(text)
     stack: list[str] = []  # "[" or "{" per open container
@@ -196,7 +200,7 @@ def classify(text: str, pos: int = 0, *, whole: bool = True) -> tuple[str, int]:
             if code:
                 return code, i
         elif c == "-" or c in _DIGITS:
-            code, i = _number(text, i)
+            code, i = _number(text, i, infinite)
             if code:
                 return code, i
         elif c.isascii() and c.isalpha():
@@ -284,7 +288,7 @@ def _string(text: str, i: int) -> tuple[str, int]:
     return "unterminated-string", n
 
 
-def _number(text: str, i: int) -> tuple[str, int]:
+def _number(text: str, i: int, infinite: bool = False) -> tuple[str, int]:
     """The number at ``i``: ``("", end)`` or a fault (malformed, cut short, out of range)."""
     n, start = len(text), i
     if text[i] == "-":
@@ -309,7 +313,7 @@ def _number(text: str, i: int) -> tuple[str, int]:
         if not ok:
             return ("unexpected-end" if i >= n else "invalid-number"), i
     value = float(text[start:i])  # a str rounds to the nearest double, inf beyond
-    if value - value != 0.0:
+    if value - value != 0.0 and not infinite:
         return "number-out-of-range", start
     return "", i
 

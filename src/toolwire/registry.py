@@ -282,8 +282,17 @@ class Registry:
         return tuple(sorted({*self._specs, *self._pending}))
 
     def text_formats(self) -> tuple[str, ...]:
-        """The text format names, sorted."""
+        """The text format names, sorted (:meth:`text_aliases` gives the other names they
+        answer to)."""
         return tuple(sorted(self._text))
+
+    def text_aliases(self) -> dict[str, str]:
+        """Every alias of a text format (SGLang's name, vLLM's other names for the same
+        parser: ``llama4_pythonic``) and the format it names, sorted by alias. Every entry
+        point that takes a text format takes its aliases too."""
+        return dict(sorted(
+            (alias, spec.format) for spec in self._text.values() for alias in spec.aliases
+        ))
 
     def spec(self, fmt: str) -> WireSpec:
         """The wire spec of ``fmt``; :class:`UnknownFormat` if there is none."""

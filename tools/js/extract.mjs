@@ -1,5 +1,6 @@
-// Reads [{format, text}] as JSON on stdin, prints [{clean_text, calls}] (or {error}) on stdout:
-// the JavaScript side of tests/test_js_text.py's differential check against the Python.
+// Reads [{format, text}] as JSON on stdin, prints [{clean_text, calls, text, reasoning, skipped,
+// truncated, refused}] (or {error}) on stdout: the JavaScript side of tests/test_js_text.py's
+// differential check against the Python.
 import fs from 'node:fs';
 import { textScanner } from './lib/text.js';
 

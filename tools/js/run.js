@@ -12,7 +12,7 @@ import { loadFolder, loadFile, compileSpec, sortProblems } from './lib/loader.js
 import { read, readIn, sniff, fates, fromStructuredOutput, ToolwireError } from './lib/interpreter.js';
 import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
-import { compileTools, checkCalls } from './lib/tools.js';
+import { compileTools, checkCalls, toolsFromSchemas } from './lib/tools.js';
 import { runStream } from './lib/stream_cases.js';
 import { roundTrip } from './lib/render.js';
 import { normalized } from './lib/normalize.js';
@@ -156,11 +156,28 @@ const runners = {
   text(data) {
     const source = textSpecs[data.format] ||= fs.readFileSync(path.join(SPECS, 'text', `${data.format}.yaml`), 'utf8');
     for (const test of data.tests) {
-      onlyKeys(test, ['description', 'text', 'params', 'expect'], 'test');
-      onlyKeys(test.expect, ['calls', 'clean_text'], 'expect');
-      const got = textScanner(source, test.params)(test.text);
-      expectSame(got.calls, test.expect.calls, `${test.description}: calls`);
-      expectSame(got.clean_text, test.expect.clean_text, `${test.description}: clean_text`);
+      onlyKeys(test, ['description', 'text', 'params', 'tools', 'expect'], 'test');
+      onlyKeys(test.expect, ['calls', 'clean_text', 'text', 'reasoning', 'skipped', 'truncated', 'fates', 'checked', 'error', 'refused'], 'expect');
+      const options = test.tools ? { tools: test.tools, check: toolsFromSchemas(test.tools) } : {};
+      const got = textScanner(source, test.params, options)(test.text);
+      const { expect } = test;
+      const what = (key) => `${test.description}: ${key}`;
+      const CHECK = ['unknown_tool', 'arguments_invalid', 'arguments_errors'];
+      const plain = got.calls.map((c) => Object.fromEntries(Object.entries(c).filter(([k]) => !CHECK.includes(k))));
+      expectSame(plain, expect.calls, what('calls'));
+      if ('error' in expect) { // §1b.3: a refused message raises unmapped_call with the partial reply
+        if (!got.refused.length) throw new Error(`${what('error')}: nothing was refused`);
+        expectSame('unmapped_call', expect.error.code, what('error'));
+        if ('item_type' in expect.error) expectSame(got.refused[0].recipient, expect.error.item_type, what('error.item_type'));
+      } else {
+        if (got.refused.length) throw new Error(`${what('error')}: refused ${got.refused[0].recipient} unexpectedly`);
+        expectSame(got.clean_text, expect.clean_text, what('clean_text'));
+      }
+      for (const key of ['text', 'reasoning', 'truncated']) if (key in expect) expectSame(got[key], expect[key], what(key));
+      if ('skipped' in expect) expectSame(got.skipped.map(({ start, end, code }) => ({ start, end, code })), expect.skipped, what('skipped'));
+      if ('refused' in expect) expectSame(got.refused.map(({ start, end, recipient }) => ({ start, end, recipient })), expect.refused, what('refused'));
+      if ('fates' in expect) expectSame(fates({ calls: got.calls, truncated: false }), expect.fates, what('fates'));
+      if ('checked' in expect) expectSame(got.calls.map((c) => ({ unknown_tool: !!c.unknown_tool, arguments_invalid: !!c.arguments_invalid })), expect.checked, what('checked'));
     }
   },
   wire(data) {

@@ -56,7 +56,9 @@ def wire_format(registry: Registry, name: str, option: str = "--format") -> str:
 def text_format(registry: Registry, name: str, option: str = "--text") -> str:
     """``name`` if it is a text format of ``registry``; else a :class:`UsageError`."""
     known = registry.text_formats()
-    if name in known:
+    # an alias names its text format (llama4_pythonic), unless it is a wire format's name too
+    aliases = [a for a in registry.text_aliases() if a not in registry.formats()]
+    if name in known or name in aliases:
         return name
     wire = _other_kind(name, registry.formats())
     if wire is not None:
@@ -65,6 +67,6 @@ def text_format(registry: Registry, name: str, option: str = "--text") -> str:
             f" use --format {wire}"
         )
     raise UsageError(
-        f"{option} {name}: unknown text format{suggestion(name, known)}"
+        f"{option} {name}: unknown text format{suggestion(name, (*known, *aliases))}"
         f" (text formats: {', '.join(known)})"
     )

@@ -10,8 +10,10 @@ selectors) and runs them all with one linear-time scanner.
 Modules, one duty each: :mod:`.compile` loads and checks a spec (with :mod:`.validate`
 for the meta-schema and :mod:`.rules` for the rest), :mod:`.spec` holds it,
 :mod:`.build` makes a :class:`~.scanner.Scanner` for given parameters, :mod:`.scanner`
-finds blocks (with :mod:`.occurrences`), and ``grammar_*`` read one block each
-(:mod:`.pyliteral` reads Python literals without evaluating them).
+scans a reply (reasoning regions, sections) and :mod:`.blocks` reads its blocks (with
+:mod:`.occurrences`), ``grammar_*`` read one block each (:mod:`.pyliteral` reads Python
+literals without evaluating them, :mod:`.partial_json` the JSON a reply was cut inside), and
+:mod:`.reply` holds the :class:`TextReply` and the account of its call regions.
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ from .extract import (
     read_text,
     read_text_spec,
 )
-from .reply import TextReply
+from .reply import TextRegion, TextReply
 from .spec import TextSpec
 
 __all__ = [
+    "TextRegion",
     "TextReply",
     "TextSpec",
     "bundled_text_specs",

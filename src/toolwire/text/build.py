@@ -46,17 +46,36 @@ def build_scanner(
                 calls_prefix=render("/messages/calls_prefix"),
                 reasoning=frozenset(messages["reasoning_channels"]),
                 answer=frozenset(messages["answer_channels"]),
+                refuse=tuple(
+                    (entry["recipient_prefix"], entry["reason"])
+                    for entry in messages.get("refuse", ())
+                ),
             )
         )
     section = None
     if isinstance(data.get("section"), dict):
         section = (render("/section/open"), render("/section/close"))
     block = data["block"]
-    opens = tuple(render(f"/block/open/{i}") for i in range(len(block["open"])))
     close = render("/block/close") if "close" in block else None
+    opens_list: list[str] = []
+    closes: dict[str, str | None] = {}
+    for i, entry in enumerate(block["open"]):
+        if isinstance(entry, dict):  # an open marker with its own close marker
+            marker = render(f"/block/open/{i}/open")
+            closes[marker] = render(f"/block/open/{i}/close")
+        else:
+            marker = render(f"/block/open/{i}")
+        opens_list.append(marker)
+    opens = tuple(opens_list)
     payloads = tuple(
         _grammar(f"/payload/{i}", entry, render, expressions)
         for i, entry in enumerate(data["payload"])
+    )
+    # A block at the text's start (no marker) is read by the alternatives that end where
+    # their value ends: json and pythonic.
+    start_payloads = tuple(
+        grammar for grammar, entry in zip(payloads, data["payload"], strict=True)
+        if entry["grammar"] in ("json", "pythonic")
     )
     bare = None
     if block.get("bare"):
@@ -73,6 +92,9 @@ def build_scanner(
             render(f"/reasoning/{i}/close"),
             bool(region.get("open_in_prompt", False)),
             bool(region.get("calls", False)),
+            tuple(
+                render(f"/reasoning/{i}/ends_at/{j}") for j in range(len(region.get("ends_at", ())))
+            ),
         )
         for i, region in enumerate(data.get("reasoning", ()))
     )
@@ -84,6 +106,8 @@ def build_scanner(
         text_start=bool(block.get("text_start", False)),
         bare=bare,
         reasoning=reasoning,
+        closes=closes,
+        start_payloads=start_payloads,
     )
 
 
@@ -98,9 +122,10 @@ def _grammar(
 
     grammar = entry["grammar"]
     if grammar == "json":
+        separator = entry.get("separator")
         return JsonGrammar(
             shape=entry.get("shape", "object"),
-            separator=one("separator"),
+            separator=many("separator") if isinstance(separator, list) else one("separator"),
             when=expressions.get(f"{base}/when"),
             name=expressions[f"{base}/name"],
             arguments=expressions.get(f"{base}/arguments"),
@@ -135,6 +160,11 @@ def _grammar(
             render(f"{base}/parameter/value_open") if "value_open" in tags else None,
             render(f"{base}/parameter/close"),
         )
+        type_tags = None
+        if "type_open" in tags:
+            type_tags = (
+                render(f"{base}/parameter/type_open"), render(f"{base}/parameter/type_close")
+            )
         return XmlGrammar(
             function=function,
             name_end=many("name_end"),
@@ -147,6 +177,7 @@ def _grammar(
             string_value=entry.get("string_value", "true"),
             function_name_attribute=entry.get("function_name_attribute"),
             parameter_name_attribute=entry.get("parameter_name_attribute"),
+            type_tags=type_tags,
         )
     if grammar == "call-object":
         return CallObjectGrammar(

@@ -5,20 +5,34 @@ among the bundled specs, and ``extract_hermes_from_text`` keeps the seed library
 signature. Every one returns ``(clean_text, calls)``: the reply with the lifted call
 blocks cut out and trimmed, and the calls in the order they were written. A block
 that carries no call stays in the clean text where it was, so nothing the model
-wrote is lost.
+wrote is lost. ``read_text`` returns the whole account as a :class:`TextReply`.
+
+A message the spec refuses (a Harmony message to a built-in tool: no function maps it)
+is never left in the text as raw tokens: every entry point raises
+:class:`~toolwire.UnmappedCall` naming the first, and its ``reply`` is the partial
+:class:`TextReply`, every refused message in ``refused`` — as ``read`` refuses a wire
+item it cannot map.
+
+With ``tools=``, the calls are also checked against the tools offered (``unknown_tool``,
+``arguments_invalid``), as ``read(..., tools=)`` checks a wire reply's: a
+:class:`toolwire.Tools`, or ``{name: parameters schema}`` (each compiled as
+:meth:`toolwire.Tools.from_schemas` does).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import SpecError, SpecProblem, UnknownFormat
+from ..errors import SpecError, SpecProblem, UnknownFormat, UnmappedCall
 from ..paths import bundled_specs_dir
 from ..toolcall import ToolCall
 from .compile import load_text_spec
+from .harmony import HarmonyScanner
 from .reply import TextReply
+from .scanner import Scanned
 from .spec import TextSpec
 from .typed import schemas_of
 
@@ -51,14 +65,70 @@ def extract_text(
     in the clean text as written; :func:`read_text_spec` returns them apart.
     """
     _checked(spec, text)
-    return spec.scanner(spec.resolve(params)).extract(text, schemas_of(tools))
+    scanner = spec.scanner(spec.resolve(params))
+    schemas = schemas_of(tools)
+    if isinstance(scanner, HarmonyScanner):
+        clean, calls, refused = scanner.extract_refused(text, schemas)
+        if refused:
+            read_text_spec(spec, text, tools=tools, **params)  # raises, with the partial reply
+    else:
+        clean, calls = scanner.extract(text, schemas)
+    if tools is not None:
+        calls = list(_offered(tools).check_calls(calls))
+    return clean, calls
 
 
 def read_text_spec(spec: TextSpec, text: str, *, tools: Any = None, **params: str) -> TextReply:
-    """``text`` read with ``spec``: the answer, the reasoning and the calls apart."""
+    """``text`` read with ``spec``: the answer, the reasoning and the calls apart, with the
+    call regions that yielded no call (``skipped``) and whether the reply was cut off.
+
+    Raises :class:`~toolwire.UnmappedCall` for a message the spec refuses, its ``reply``
+    the partial :class:`TextReply`.
+    """
     _checked(spec, text)
     scanned = spec.scanner(spec.resolve(params)).read(text, schemas_of(tools))
-    return TextReply(scanned.text, scanned.reasoning, tuple(scanned.calls))
+    reply = _reply(scanned)
+    if tools is not None:
+        reply = _offered(tools).check_reply(reply)
+    if reply.refused:
+        first = reply.refused[0]  # text has no items: index 0, the location says where
+        raise UnmappedCall(
+            spec.format, 0, first.recipient, first.reason, f"text[{first.start}:{first.end}]",
+            reply=reply,
+        )
+    return reply
+
+
+def _reply(scanned: Scanned) -> TextReply:
+    return TextReply(
+        scanned.text, scanned.reasoning, tuple(scanned.calls), skipped=scanned.skipped,
+        truncated=scanned.truncated, refused=scanned.refused,
+    )
+
+
+def _offered(tools: Any) -> Any:
+    """``tools`` as a :class:`toolwire.Tools` (compiled here from ``{name: schema}``).
+
+    Imported on use: checking needs jsonschema, which reading text does not."""
+    from ..tools import Tools
+
+    if isinstance(tools, Tools):
+        return tools
+    if isinstance(tools, Mapping):
+        return Tools.from_schemas(tools)
+    if callable(getattr(tools, "check_reply", None)):
+        return tools
+    return _TypingOnly()
+
+
+class _TypingOnly:
+    """Tools that only type values (an object with ``parameters(name)`` and no check)."""
+
+    def check_calls(self, calls: list[ToolCall]) -> list[ToolCall]:
+        return calls
+
+    def check_reply(self, reply: TextReply) -> TextReply:
+        return reply
 
 
 @cache

@@ -15,6 +15,16 @@ ended. It is told two facts about the slice:
     marker: the block runs into the end of the reply. Arguments that *look*
     complete there (empty, or tags that were never closed) are flagged rather than
     trusted (FIELD-NOTES 1).
+
+A grammar also says whether its payload ran into the end of the slice before its own
+end (``Parsed.unfinished``: a JSON value still open, a function never closed, a call
+list without its ``]``). The scanner needs that fact twice: a payload that ran into
+the end of the *reply* makes its last call ``incomplete`` and the reply ``truncated``
+(specs/README.md §1b.12), and a payload that ran into its block's close marker may be
+longer than the block (a string argument that quotes the close marker): grammars whose
+payload ends by its own syntax say where with ``extent``, and the scanner tries that
+longer reading. ``Parsed([], end, True)`` is a payload that ran out before any call
+could be read: the block yields none, and is reported as cut off.
 """
 
 from __future__ import annotations
@@ -26,13 +36,16 @@ from typing import Any, Final, NamedTuple, Protocol
 
 from ..jsontext import JsonFault, scan_at
 from ..toolcall import ToolCall
+from .occurrences import Occurrences
 from .typed import Schemas
 
 __all__ = [
     "OUT_OF_RANGE",
     "OUT_OF_RANGE_CODE",
+    "RAN_OUT",
     "UNFINISHED",
     "UNFINISHED_CODE",
+    "Extent",
     "Grammar",
     "OutOfRange",
     "Parsed",
@@ -57,10 +70,14 @@ MAX_NAME_LENGTH: Final = 256
 
 
 class Parsed(NamedTuple):
-    """The calls a block carries and where, in the block's slice, its payload ended."""
+    """The calls a block carries, where in the block's slice its payload ended, and
+    whether it ran into the slice's end before its own (see the module docstring)."""
 
     calls: list[ToolCall]
     end: int
+    unfinished: bool = False
+    stray: int = -1
+    """Where a value began after a separator but did not read, ending the list (-1: none)."""
 
 
 class Grammar(Protocol):
@@ -75,6 +92,20 @@ class Grammar(Protocol):
         ``tools=``; grammars whose values are text type them by it (:mod:`.typed`).
         """
         ...
+
+
+class Extent(Protocol):
+    """A grammar whose payload ends by its own syntax (a JSON value, closed functions)."""
+
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
+        """Where the payload starting at ``start`` of the whole reply ends when read past
+        the block's end ``limit`` (a marker its strings or values may hold), or -1 when it
+        does not read whole; ``occ`` finds markers in ``text``."""
+        ...
+
+
+RAN_OUT: Final = frozenset({"unexpected-end", "unterminated-string"})
+"""JSON fault codes that mean "the text ended inside the value" (§1.4.1)."""
 
 
 def skip_blanks(text: str, pos: int) -> int:

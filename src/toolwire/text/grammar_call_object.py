@@ -63,7 +63,7 @@ class CallObjectGrammar:
         name_at = start + len(self._prefix)
         brace = chunk.find("{", name_at)
         if brace == -1:
-            return None
+            return Parsed([], len(chunk), True) if cut else None  # the name may be cut
         name = chunk[name_at:brace].strip()
         if not plausible_name(name):
             return None
@@ -74,9 +74,9 @@ class CallObjectGrammar:
         except _Fault as fault:
             if fault.cut and cut:
                 call = ToolCall._trusted(name, {}, "", True, UNFINISHED, UNFINISHED_CODE)
-            else:
-                call = ToolCall._trusted(name, {}, "", True, str(fault), BAD_OBJECT_CODE)
-            return Parsed([call], len(chunk))
+                return Parsed([call], len(chunk), True)
+            call = ToolCall._trusted(name, {}, "", True, str(fault), BAD_OBJECT_CODE)
+            return Parsed([call], len(chunk), fault.cut)
         return Parsed([ToolCall._trusted(name, arguments, "", False, None)], len(chunk))
 
     def _blanks(self, text: str, pos: int) -> int:

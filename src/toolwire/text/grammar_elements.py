@@ -85,8 +85,8 @@ class ElementGrammar:
                 return None
             name_at = pos + len(opening)
             stop = occ.first(name_end, name_at)
-            if stop == -1:
-                return None
+            if stop == -1:  # in a cut block the tag (and the name) may be cut
+                return Parsed(calls, end, True) if cut else None
             name = _name(chunk[name_at:stop])
             if name is None:
                 return None
@@ -95,7 +95,9 @@ class ElementGrammar:
             next_at = occ.first(opening, body)
             if close_at == -1 or (next_at != -1 and next_at < close_at):
                 calls.append(ToolCall._trusted(name, {}, "", True, UNFINISHED, UNFINISHED_CODE))
-                pos = next_at if next_at != -1 else end
+                if next_at == -1:
+                    return Parsed(calls, end, True)  # the function ran into the block's end
+                pos = next_at
                 continue
             pos = close_at + len(closing)
             schema = schemas(name) if schemas is not None else None
@@ -106,6 +108,21 @@ class ElementGrammar:
                 calls.append(ToolCall._trusted(name, {}, "", True, str(fault), fault.code))
                 continue
             calls.append(ToolCall._trusted(name, arguments, "", False, None))
+
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
+        """Where the functions starting at ``start`` of the whole reply end, each at the first
+        function close tag after its open tag, only blanks between; -1 when none closes."""
+        opening, _, closing = self._function
+        pos, end = start, -1
+        while True:
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+            if not text.startswith(opening, pos):
+                return end
+            close_at = occ.first(closing, pos + len(opening))
+            if close_at == -1:
+                return -1
+            pos = end = close_at + len(closing)
 
     def _marker(self, text: str, occ: Occurrences, pos: int, end: int) -> tuple[int, bool]:
         """The next element marker in ``[pos, end)``: ``(position, is_close)``, or -1.

@@ -8,13 +8,21 @@ before the arguments. So the name is known even when the arguments are not: a bl
 whose head reads gives a call, and arguments that do not decode make it a call with
 ``arguments_undecodable`` (the tool loop answers it with an error, or drops it when
 the reply was truncated) rather than text the loop never sees.
+
+The payload is ``unfinished`` (specs/README.md §1b.12) when its arguments run into the
+end of the block's text: empty there, or JSON the text ends inside; and a body whose
+head never ends yields no call but is unfinished too when the block was cut. The JSON
+arguments end by their own syntax, so :meth:`HeadGrammar.extent` says where, for a block
+whose close marker stands inside them.
 """
 
 from __future__ import annotations
 
 from ..arguments import decode_arguments_coded
+from ..jsontext import classify
 from ..toolcall import ToolCall
 from .grammar import (
+    RAN_OUT,
     UNFINISHED,
     UNFINISHED_CODE,
     Parsed,
@@ -22,6 +30,7 @@ from .grammar import (
     plausible_name,
     skip_blanks,
 )
+from .occurrences import Occurrences
 from .typed import Schemas
 
 __all__ = ["HeadGrammar"]
@@ -65,9 +74,9 @@ class HeadGrammar:
     def parse(
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
     ) -> Parsed | None:
-        split = self._split(chunk)
+        split = self._split(chunk, 0, len(chunk))
         if split is None:
-            return None
+            return Parsed([], len(chunk), True) if cut else None
         head_stop, rest = split
         named = self._name_and_id(chunk[:head_stop].strip())
         if named is None:
@@ -76,30 +85,53 @@ class HeadGrammar:
         raw, end = self._raw_arguments(chunk, rest, fill)
         if raw == "" and cut and end == len(chunk):
             call = ToolCall._trusted(name, {}, call_id, True, UNFINISHED, UNFINISHED_CODE)
-        else:
-            arguments, undecodable, error, code = decode_arguments_coded(raw)
-            call = ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
-        return Parsed([call], end)
+            return Parsed([call], end, True)
+        arguments, undecodable, error, code = decode_arguments_coded(raw)
+        call = ToolCall._trusted(name, arguments, call_id, undecodable, error, code)
+        return Parsed([call], end, undecodable and end == len(chunk) and code in RAN_OUT)
 
-    def _split(self, chunk: str) -> tuple[int, int] | None:
-        """Where the head stops and the arguments start, by the earliest literal.
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
+        """Where the call starting at ``start`` of the whole reply ends when its JSON
+        arguments are read past any marker (after them blanks and ``arguments_suffix``
+        may follow); -1 when they do not read. The head ends before ``limit``: a marker
+        stands in the arguments, never in the name."""
+        split = self._split(text, start, limit)
+        if split is None:
+            return -1
+        at = skip_blanks(text, split[1])
+        prefix, suffix = self._arguments_prefix, self._arguments_suffix
+        if prefix and text.startswith(prefix, at):
+            at = skip_blanks(text, at + len(prefix))
+        code, end = classify(text, at, whole=False)  # reads the value only (see JsonGrammar)
+        if code != "ok":
+            return -1
+        after = skip_blanks(text, end)
+        if suffix and text.startswith(suffix, after):
+            end = after + len(suffix)
+        return end
+
+    def _split(self, chunk: str, begin: int, end: int) -> tuple[int, int] | None:
+        """Where the head (from ``begin``, ending before ``end``) stops and the arguments
+        start, by the earliest literal.
 
         The literals are looked for after a leading ``name_prefix``: Step-Audio 2's prefix is
         the line ``function``, and its head ends at the next line break.
         """
         best: tuple[int, int] | None = None
-        start = 0
+        start = begin
         prefix = self._name_prefix
         if prefix:
-            lead = len(chunk) - len(chunk.lstrip())
+            lead = begin
+            while lead < end and chunk[lead].isspace():
+                lead += 1
             if chunk.startswith(prefix, lead):
                 start = lead + len(prefix)
         for marker in self._head_end:
-            at = chunk.find(marker, start)
+            at = chunk.find(marker, start, end)
             if at != -1 and (best is None or at < best[0]):
                 best = (at, at + len(marker))
         for marker in self._arguments_start:
-            at = chunk.find(marker, start)
+            at = chunk.find(marker, start, end)
             if at != -1 and (best is None or at < best[0]):
                 best = (at, at)
         return best

@@ -11,7 +11,14 @@ in the text where it was. Splitting a JSON array's text to keep half of it would
 hand back a reply that never existed.
 
 A separator made of whitespace only (MiniMax's ``"\n"``) is found in the whitespace
-between two values, which is where such a separator stands: one object per line.
+between two values, which is where such a separator stands: one object per line. A spec
+may give several separators (Llama's ``;`` and a line break).
+
+A value the block's text ends inside (a call object cut at the token limit, or ended by
+the block's close marker) is read for what it wrote whole (:mod:`.partial_json`): the
+call objects before the cut are calls, and an object cut after its name is a call with
+``call-unfinished`` arguments; an object cut before its name yields nothing. The block is
+then ``unfinished`` (specs/README.md §1b.12).
 
 With ``single_key`` a call object is ``{"NAME": ARGUMENTS}``, one key (Apertus).
 
@@ -35,10 +42,14 @@ from typing import Any, Final
 
 from ..arguments import decode_arguments_coded
 from ..expression import Expression
+from ..jsontext import classify
 from ..toolcall import ToolCall
 from .grammar import (
     OUT_OF_RANGE,
     OUT_OF_RANGE_CODE,
+    RAN_OUT,
+    UNFINISHED,
+    UNFINISHED_CODE,
     OutOfRange,
     Parsed,
     decode_json_at,
@@ -46,6 +57,8 @@ from .grammar import (
     has_infinity,
     skip_blanks,
 )
+from .occurrences import Occurrences
+from .partial_json import read_partial
 from .typed import Schemas
 
 __all__ = ["JsonGrammar"]
@@ -66,14 +79,14 @@ class JsonGrammar:
         "_arguments",
         "_arguments_keys",
         "_arrays",
-        "_blank_separator",
+        "_blank_separators",
         "_call_keys",
         "_id",
         "_name",
         "_objects",
         "_separated",
-        "_separator",
         "_single_key",
+        "_starts",
         "_when",
     )
 
@@ -81,7 +94,7 @@ class JsonGrammar:
         self,
         *,
         shape: str,
-        separator: str | None,
+        separator: str | tuple[str, ...] | None,
         when: Expression | None,
         name: Expression,
         arguments: Expression | None,
@@ -94,14 +107,22 @@ class JsonGrammar:
             raise ValueError(f"unknown JSON shape {shape!r}")
         self._objects = shape != "array"
         self._arrays = shape != "object"
-        self._separator = separator
-        # A blank separator ("\n": one object per line) lies in the blanks between two values;
-        # any other is blanks, the separator, blanks: one match where skip_blanks, startswith
-        # and skip_blanks were three calls (possessive, as skip_blanks gives nothing back).
-        self._blank_separator = separator is not None and not separator.strip(JSON_BLANKS)
+        # the first character of a value the shape takes (an object, an array)
+        self._starts = frozenset(("{",) * self._objects + ("[",) * self._arrays)
+        separators = (separator,) if isinstance(separator, str) else tuple(separator or ())
+        # A blank separator ("\n": one object per line) lies in the blanks between two
+        # values; any other is blanks, the separator, blanks: one match where skip_blanks,
+        # startswith and skip_blanks were three calls (possessive: skip_blanks gives
+        # nothing back).
+        self._blank_separators = tuple(
+            s for s in separators if s and not s.strip(JSON_BLANKS)
+        )
+        others = [s for s in separators if s.strip(JSON_BLANKS)]
         self._separated = (
-            re.compile(rf"[ \t\n\r]*+{re.escape(separator)}[ \t\n\r]*+")
-            if separator and not self._blank_separator else None
+            re.compile(
+                r"[ \t\n\r]*+(?:" + "|".join(re.escape(s) for s in others) + r")[ \t\n\r]*+"
+            )
+            if others else None
         )
         self._when = when
         self._name = name
@@ -115,65 +136,153 @@ class JsonGrammar:
         self, chunk: str, *, fill: bool, cut: bool, schemas: Schemas | None = None
     ) -> Parsed | None:
         try:
-            values, end = self._values(chunk, decode_json_at)
+            values, end, cut_at, stray = self._values(chunk, decode_json_at, 0)
             lenient = False
         except OutOfRange:
-            values, end = self._values(chunk, decode_json_lenient_at)
+            values, end, cut_at, stray = self._values(chunk, decode_json_lenient_at, 0)
             lenient = True
-        if not values:
+        if not values and cut_at == -1:
             return None
-        if fill and skip_blanks(chunk, end) != len(chunk):
+        if cut_at == -1 and fill and skip_blanks(chunk, end) != len(chunk):
             return None
         calls: list[ToolCall] = []
         for value in values:
-            if isinstance(value, dict) and self._objects:
-                items: list[Any] = [value]
-            elif isinstance(value, list) and self._arrays and value:
-                items = value
-            else:
+            items = self._items(value)
+            if items is None:
                 return None
             for item in items:
                 call = self._call(item, lenient)
                 if call is None:
                     return None
                 calls.append(call)
-        return Parsed(calls, end)
+        if cut_at == -1:
+            return Parsed(calls, end, False, -1 if fill else stray)
+        partial = read_partial(chunk, cut_at)
+        if partial is not None and partial.value:
+            items = self._items(partial.value)
+            if items is None:  # a value of a shape the spec does not take: not a call
+                return None
+            for item in items:
+                if id(item) in partial.open:  # the object the text ends inside
+                    call = self._unfinished(item)
+                    if call is not None:
+                        calls.append(call)
+                    break
+                call = self._call(item, lenient)
+                if call is None:
+                    return None
+                calls.append(call)
+        return Parsed(calls, len(chunk), True)
 
-    def _values(self, chunk: str, decode: Decode) -> tuple[list[Any], int]:
-        """The top-level values at the start of ``chunk`` and where the last one ends.
+    def starts_value(self, chunk: str) -> bool:
+        """Whether a value of the spec's shape starts ``chunk`` (blanks aside): the reply's
+        start is then a call region (specs/README.md §1b.12)."""
+        return chunk[skip_blanks(chunk, 0) :][:1] in self._starts
+
+    def extent(self, text: str, start: int, limit: int, occ: Occurrences) -> int:
+        """Where the values starting at ``start`` of the whole reply end, read past any
+        marker; -1 when none reads.
+
+        Found by :func:`~toolwire.jsontext.classify`, which reads only the value: the C
+        decoder's error counts the lines of the whole reply up to where it failed."""
+        end = _value_end(text, skip_blanks(text, start), self._starts)
+        if end == -1:
+            return -1
+        separated, blanks = self._separated, self._blank_separators
+        while separated is not None or blanks:
+            match = separated.match(text, end) if separated is not None else None
+            if match is not None:
+                at = match.end()
+            elif blanks:
+                at = skip_blanks(text, end)
+                if not any(text.find(s, end, at) != -1 for s in blanks):
+                    break
+            else:
+                break
+            after = _value_end(text, at, self._starts)
+            if after == -1:
+                break
+            end = after
+        return end
+
+    def _items(self, value: Any) -> list[Any] | None:
+        """The call objects a top-level value holds, as the shape allows; None if it may not."""
+        if isinstance(value, dict) and self._objects:
+            return [value]
+        if isinstance(value, list) and self._arrays and value:
+            return value
+        return None
+
+    def _values(
+        self, chunk: str, decode: Decode, start: int, *, partial: bool = True
+    ) -> tuple[list[Any], int, int, int]:
+        """The top-level values from ``start``, where the last one ends, where a value the
+        text ends inside starts, and where one after a separator starts that does not decode
+        (each -1 when there is none).
 
         Raises :class:`OutOfRange` when a value holds a number beyond the float range.
         """
+        at = skip_blanks(chunk, start)
+        starts = self._starts
+        if chunk[at : at + 1] not in starts:  # no value of the shape starts here: no decoding
+            return [], 0, -1, -1
         try:
-            value, end = decode(chunk, skip_blanks(chunk, 0))
+            value, end = decode(chunk, at)
         except OutOfRange:
             raise
-        except ValueError:
-            return [], 0
+        except ValueError as exc:
+            ran_out = partial and _fault_code(exc, chunk, at) in RAN_OUT
+            return [], 0, at if ran_out else -1, -1
         values = [value]
-        separator = self._separator
         separated = self._separated
-        while separator:
-            if separated is None:
+        blanks = self._blank_separators
+        while separated is not None or blanks:
+            match = separated.match(chunk, end) if separated is not None else None
+            if match is not None:
+                at = match.end()
+            elif blanks:
                 # One object per line: the separator lies in the blanks after the value.
                 at = skip_blanks(chunk, end)
-                if chunk.find(separator, end, at) == -1:
+                if not any(chunk.find(s, end, at) != -1 for s in blanks):
                     break
-                start = at
             else:
-                match = separated.match(chunk, end)
-                if match is None:
-                    break
-                start = match.end()
+                break
+            if chunk[at : at + 1] not in starts:
+                break  # a separator not followed by a value is plain text
             try:
-                value, after = decode(chunk, start)
+                value, after = decode(chunk, at)
             except OutOfRange:
                 raise
-            except ValueError:
-                break  # a separator not followed by a value is plain text
+            except ValueError as exc:
+                if partial and _fault_code(exc, chunk, at) in RAN_OUT:
+                    return values, end, at, -1
+                return values, end, -1, at  # a value that does not decode: text
             values.append(value)
             end = after
-        return values, end
+        return values, end, -1, -1
+
+    def _unfinished(self, item: Any) -> ToolCall | None:
+        """The call an object cut inside names, with ``call-unfinished`` arguments; None
+        when its name (or a ``when`` the members read so far satisfy) is not there."""
+        if not isinstance(item, dict):
+            return None
+        try:
+            if self._when is not None and self._when.evaluate(item) is not True:
+                return None
+            if self._single_key:
+                if len(item) != 1:
+                    return None
+                name = next(iter(item))
+            else:
+                name = self._name.evaluate(item)
+            call_id = self._id.evaluate(item) if self._id is not None else ""
+        except (ValueError, TypeError, RecursionError):
+            return None
+        if not isinstance(name, str) or not name:
+            return None
+        if not isinstance(call_id, str):
+            call_id = ""
+        return ToolCall._trusted(name, {}, call_id, True, UNFINISHED, UNFINISHED_CODE)
 
     def _call(self, item: Any, lenient: bool) -> ToolCall | None:
         if not isinstance(item, dict):
@@ -228,6 +337,23 @@ class JsonGrammar:
         accepted = ", ".join(repr(key) for key in keys)
         held = ", ".join(repr(key) for key in stray[:4])
         return _Misplaced(f"the call object has no arguments key ({accepted}) but holds {held}")
+
+
+def _fault_code(exc: ValueError, chunk: str, at: int) -> str | None:
+    """The §1.4.1 code of a value that did not decode: the strict decoder's, or (the lenient
+    one's errors carry none) the classifier's, numbers beyond the double range allowed."""
+    code = getattr(exc, "code", None)
+    if code is None:
+        code = classify(chunk, at, whole=False, infinite=True)[0]
+    return code if isinstance(code, str) else None
+
+
+def _value_end(text: str, at: int, starts: frozenset[str]) -> int:
+    """The end of the JSON value of a shape ``starts`` allows at ``at``, or -1."""
+    if text[at : at + 1] not in starts:
+        return -1
+    code, end = classify(text, at, whole=False)
+    return end if code == "ok" else -1
 
 
 class _Misplaced:

@@ -61,12 +61,15 @@ def markers(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
         if isinstance(entry, dict):
             for key in ("open", "close"):
                 yield from _strings(f"/{group}/{key}", entry.get(key))
+            for i, opening in objects(entry.get("open")):  # an open marker with its own close
+                for key in ("open", "close"):
+                    yield from _strings(f"/{group}/open/{i}/{key}", opening.get(key))
     messages = data.get("messages")
     if isinstance(messages, dict):
         for key in ("start", "channel", "message", "ends", "recipient", "calls_prefix"):
             yield from _strings(f"/messages/{key}", messages.get(key))
     for i, entry in objects(data.get("reasoning")):
-        for key in ("open", "close"):
+        for key in ("open", "close", "ends_at"):
             yield from _strings(f"/reasoning/{i}/{key}", entry.get(key))
     for i, entry in objects(data.get("payload")):
         base = f"/payload/{i}"
@@ -77,7 +80,7 @@ def markers(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
         for group in groups or ():
             tags = entry.get(group)
             if isinstance(tags, dict):
-                for key in ("open", "name_end", "value_open", "close"):
+                for key in ("open", "name_end", "value_open", "close", "type_open", "type_close"):
                     yield from _strings(f"{base}/{group}/{key}", tags.get(key))
 
 

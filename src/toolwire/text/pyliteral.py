@@ -13,6 +13,10 @@ parentheses still read (brackets balanced, strings closed), it is returned with 
 reason instead of arguments, and the calls around it are kept. A list whose structure
 itself breaks (an unclosed quote, mismatched brackets) is not a call list.
 
+A list the text ends inside (cut at the token limit) is read by :func:`read_cut_calls`:
+the calls written whole before the cut, and the call the text ends inside when its name
+and its ``(`` were written.
+
 One string token at a time is decoded with :func:`ast.literal_eval`, which reads a
 single literal and cannot recurse or execute; the token's extent is found first with
 possessive regular expressions that never backtrack.
@@ -35,7 +39,7 @@ import threading
 import warnings
 from typing import Any, Final
 
-__all__ = ["MAX_DEPTH", "LiteralError", "read_call_list"]
+__all__ = ["MAX_DEPTH", "LiteralError", "read_call_list", "read_cut_calls"]
 
 MAX_DEPTH: Final = 64
 """Brackets nested deeper than this make the block plain text."""
@@ -86,7 +90,13 @@ matches: the first argument (or the ``)``) in the same match."""
 
 
 class LiteralError(ValueError):
-    """The text is not a list of calls with literal keyword arguments."""
+    """The text is not a list of calls with literal keyword arguments.
+
+    ``at_end`` says the text ended where more was needed (a call list cut off)."""
+
+    def __init__(self, message: str, *, at_end: bool = False) -> None:
+        super().__init__(message)
+        self.at_end = at_end
 
 
 Call = tuple[str, dict[str, Any] | None, str | None]
@@ -109,6 +119,60 @@ def read_call_lines(text: str, pos: int, *, json_constants: bool = False) -> tup
     return _Reader(text, json_constants).call_lines(pos)
 
 
+def read_cut_calls(
+    text: str, pos: int, *, lines: bool = False, json_constants: bool = False
+) -> tuple[list[Call], bool] | None:
+    """The calls of a call list (or lines) that ``text`` ends inside, read from ``pos``.
+
+    ``(calls, unfinished)``: the calls written whole, and whether the last of them is
+    the one the text ends inside (its name and ``(`` written, its arguments ``None``).
+    None when the text breaks the structure before its end: it is no cut call list.
+    """
+    reader = _Reader(text, json_constants)
+    at = reader.blanks(pos)
+    if not lines:
+        if not text.startswith("[", at):
+            return None
+        at = reader.blanks(at + 1)
+    calls: list[Call] = []
+    while True:
+        if at >= len(text):
+            return calls, False
+        name = _DOTTED.match(text, at)
+        if name is None:
+            return None
+        opened = reader.blanks(name.end())
+        if opened >= len(text):
+            return calls, False  # the name itself may be cut
+        if text[opened] != "(":
+            return None
+        try:
+            _skip_arguments(text, opened + 1)
+        except LiteralError as exc:
+            if not exc.at_end:
+                return None
+            calls.append((name.group(), None, None))
+            return calls, True
+        try:
+            call, end = reader.call(at)
+        except LiteralError:
+            return None
+        calls.append(call)
+        if lines:
+            rest = _LINE_BLANKS.match(text, end)
+            stop = rest.end() if rest else end
+            if stop < len(text) and text[stop] not in "\r\n":
+                return None
+            at = reader.blanks(stop)
+            continue
+        after = _LIST_NEXT.match(text, end)
+        if after is None:
+            return (calls, False) if reader.blanks(end) >= len(text) else None
+        if after.lastindex is not None:
+            return None  # the list closed: it is whole, not cut
+        at = after.end()
+
+
 def _skip_arguments(text: str, pos: int) -> int:
     """The position after the ``)`` that closes the argument list opened before ``pos``.
 
@@ -121,7 +185,7 @@ def _skip_arguments(text: str, pos: int) -> int:
         match = _SKIP.match(text, pos)
         pos = match.end() if match else pos
         if pos >= len(text):
-            raise LiteralError("the call's parentheses are never closed")
+            raise LiteralError("the call's parentheses are never closed", at_end=True)
         char = text[pos]
         if char in closers:
             stack.append(closers[char])
@@ -136,7 +200,9 @@ def _skip_arguments(text: str, pos: int) -> int:
             quote = text[pos] * 3 if text.startswith(text[pos] * 3, pos) else text[pos]
             rest = _STRING_REST[quote].match(text, pos + len(quote))
             if rest is None:
-                raise LiteralError(f"unterminated string at {pos}")
+                # cut off, unless a one-line string meets a line break first
+                ended = len(quote) == 3 or text.find("\n", pos) == -1
+                raise LiteralError(f"unterminated string at {pos}", at_end=ended)
             pos = rest.end()
 
 

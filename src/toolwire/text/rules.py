@@ -15,8 +15,9 @@ rule                    meaning
 ``head-id``             a head-json payload takes its id from the head and an id_marker
 ``arguments-source``    a json payload gives both ``arguments`` and ``arguments_keys``
 ``bare-block``          ``block.bare`` without an xml-parameters payload with function tags
-``text-start``          ``text_start`` with a section, or with a payload that is not
-                        json or pythonic (only those end where their value ends)
+``text-start``          ``text_start`` with a section, or without a json or pythonic
+                        payload (only those end where their value ends, and only they
+                        read the block at the text's start)
 ``expression-syntax``   an expression does not parse
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
 ``bare-literal-name``   an unquoted null/true/false names a field (specs/README.md §1.2)
@@ -30,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import PurePath
-from typing import Any, Final
+from typing import Any
 
 from ..errors import SpecProblem
 from ..expression import Expression, ExpressionError, compile_expression
@@ -42,7 +43,6 @@ from .templates import Template, TemplateError, parse_template
 
 __all__ = ["check_rules"]
 
-_UNDELIMITED: Final = frozenset({"head-json", "xml-parameters", "xml-elements"})
 
 
 def check_rules(
@@ -130,9 +130,13 @@ def _structural_markers(data: dict[str, Any]) -> list[tuple[str, str]]:
         entry = _mapping(data.get(group))
         opens = entry.get("open")
         for i, marker in enumerate(opens if isinstance(opens, list) else [opens]):
+            suffix = f"/{i}" if isinstance(opens, list) else ""
             if isinstance(marker, str):
-                suffix = f"/{i}" if isinstance(opens, list) else ""
                 found.append((f"/{group}/open{suffix}", marker))
+            elif isinstance(marker, dict):  # an open marker with its own close marker
+                for key in ("open", "close"):
+                    if isinstance(marker.get(key), str):
+                        found.append((f"/{group}/open{suffix}/{key}", marker[key]))
         if isinstance(entry.get("close"), str):
             found.append((f"/{group}/close", entry["close"]))
     return found
@@ -144,20 +148,34 @@ def _clashes(doc: Document, data: dict[str, Any]) -> Iterator[SpecProblem]:
     markers = _structural_markers(data)
     for i, (pointer, marker) in enumerate(markers):
         for j, (other_pointer, other) in enumerate(markers):
-            both_opens = pointer.startswith("/block/open") and other_pointer.startswith(
-                "/block/open"
-            )
-            if i == j or both_opens or marker not in other or (marker == other and j < i):
+            both_opens = _is_open(pointer) and _is_open(other_pointer)
+            # an open marker's own close is looked for only after that open marker
+            own = pointer.endswith("/close") and other_pointer == pointer[: -len("close")] + "open"
+            if i == j or both_opens or own or marker not in other or (marker == other and j < i):
                 continue
             where = "is also" if marker == other else "occurs inside"
             message = f"{marker!r} {where} the marker at {other_pointer}"
             yield doc.problem(pointer, message, "marker-clash")
 
 
+def _is_open(pointer: str) -> bool:
+    """Whether the marker at ``pointer`` opens a block."""
+    return pointer.startswith("/block/open") and not pointer.endswith("/close")
+
+
 def _payloads(doc: Document, data: dict[str, Any]) -> Iterator[SpecProblem]:
     text_start = _mapping(data.get("block")).get("text_start") is True
     if text_start and "section" in data:
         message = "a block at the text's start cannot be in a section"
+        yield doc.problem("/block/text_start", message, "text-start")
+    payloads = objects(data.get("payload"))
+    if text_start and payloads and not any(
+        entry.get("grammar") in ("json", "pythonic") for _, entry in payloads
+    ):
+        message = (
+            "a block at the text's start is read by the json and pythonic alternatives"
+            " (they end where their value ends); this spec has none"
+        )
         yield doc.problem("/block/text_start", message, "text-start")
     if _mapping(data.get("block")).get("bare") is True and not any(
         entry.get("grammar") == "xml-parameters" and "function" in entry
@@ -167,12 +185,6 @@ def _payloads(doc: Document, data: dict[str, Any]) -> Iterator[SpecProblem]:
         yield doc.problem("/block/bare", message, "bare-block")
     for i, entry in objects(data.get("payload")):
         base, grammar = f"/payload/{i}", entry.get("grammar")
-        if text_start and grammar in _UNDELIMITED:
-            message = (
-                "a block at the text's start needs a json or pythonic payload, which ends"
-                f" where its value ends, not {grammar}"
-            )
-            yield doc.problem(f"{base}/grammar", message, "text-start")
         if grammar == "xml-parameters" and ("function" in entry) == ("name_end" in entry):
             message = (
                 "give exactly one of 'function' (tagged functions) and 'name_end'"

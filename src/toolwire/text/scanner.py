@@ -26,6 +26,14 @@ Walking the reply once, left to right:
   function markers (Qwen3-Coder's ``<function=…>…</function>``) then open and close a
   block, the markers being part of the payload.
 
+* A block whose payload ends by its own syntax (a JSON value, closed functions) and
+  that ran into its close marker still open may have a string argument that quotes the
+  close marker: the payload read past it, followed by a close marker, wins when it reads
+  cleanly (specs/README.md §1b.5 step 2).
+* Every call region is accounted for (§1b.12): one that yields no call is a *skipped*
+  region (its text stays), a call the end of the reply cut is ``incomplete``, and the
+  reply is ``truncated`` when it ends inside a call or reasoning region.
+
 Every marker is looked up in an :class:`Occurrences` index, so the scan is linear in
 the reply however many unclosed markers it holds. The clean text is the reply with
 the lifted blocks (and spent section markers) cut out, trimmed.
@@ -36,26 +44,34 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..toolcall import ToolCall
-from .grammar import Grammar, Parsed
+from .blocks import CUT_OFF, NOT_A_CALL, BlockReader, cut_marker, skip_space, starts_value
+from .grammar import Grammar
 from .occurrences import Occurrences
 from .regions import Region, RegionSpan, find_regions
+from .reply import TextRegion
 from .typed import Schemas
 
-__all__ = ["Scanned", "Scanner"]
-
+__all__ = ["CUT_OFF", "NOT_A_CALL", "Scanned", "Scanner", "cut_marker", "skip_space"]
 
 class Scanned(NamedTuple):
-    """One reply read in full: the answer's text, the reasoning's text, the calls."""
+    """One reply read in full: the answer's text, the reasoning's text, the calls, and the
+    account of the call regions (specs/README.md §1b.12)."""
 
     text: str
     reasoning: str
     calls: list[ToolCall]
+    skipped: tuple[TextRegion, ...] = ()
+    truncated: bool = False
+    refused: tuple[TextRegion, ...] = ()
 
 
 class Scanner:
     """A text spec with its parameters filled in: markers are plain strings here."""
 
-    __slots__ = ("bare", "close", "opens", "payloads", "reasoning", "section", "text_start")
+    __slots__ = (
+        "bare", "close", "closes", "opens", "payloads", "reasoning", "section", "start_payloads",
+        "text_start",
+    )
 
     def __init__(
         self,
@@ -67,12 +83,18 @@ class Scanner:
         text_start: bool = False,
         bare: tuple[str, str] | None = None,
         reasoning: tuple[Region, ...] = (),
+        closes: dict[str, str | None] | None = None,
+        start_payloads: tuple[Grammar, ...] | None = None,
     ) -> None:
         self.opens = opens
         self.close = close
+        # an open marker's own close marker, where it differs from the block's
+        self.closes = closes or {}
         self.payloads = payloads
         self.section = section
         self.text_start = text_start
+        # the payload alternatives a block at the text's start is read with
+        self.start_payloads = payloads if start_payloads is None else start_payloads
         self.bare = bare
         self.reasoning = reasoning
 
@@ -83,17 +105,22 @@ class Scanner:
         return "".join(text[a:b] for a, b, _ in run.kept).strip(), run.calls
 
     def read(self, text: str, schemas: Schemas | None = None) -> Scanned:
-        """The reply's answer text (reasoning regions cut out), reasoning text and calls."""
+        """The reply's answer text (reasoning regions cut out), reasoning text and calls,
+        with the skipped regions and whether the reply was cut."""
         run = _Run(self, text, schemas)
         run.scan()
         answer = "".join(text[a:b] for a, b, region in run.kept if not region).strip()
-        return Scanned(answer, "\n\n".join(run.thoughts), run.calls)
+        return Scanned(
+            answer, "\n\n".join(run.thoughts), run.calls, tuple(run.skipped), run.truncated
+        )
 
 
-class _Run:
-    """The state of one scan: the text, its marker index, what is kept, what was found."""
+class _Run(BlockReader):
+    """The state of one scan: the text, its marker index, what is kept, what was found.
+    The reading of each block is :class:`~.blocks.BlockReader`'s."""
 
-    __slots__ = ("calls", "kept", "occ", "scanner", "schemas", "text", "thoughts")
+    __slots__ = ("calls", "kept", "skipped", "thoughts")
+    scanner: Scanner
 
     def __init__(self, scanner: Scanner, text: str, schemas: Schemas | None) -> None:
         self.scanner = scanner
@@ -104,6 +131,8 @@ class _Run:
         self.kept: list[Kept] = []
         self.calls: list[ToolCall] = []
         self.thoughts: list[str] = []
+        self.skipped: list[TextRegion] = []
+        self.truncated = False
 
     def scan(self) -> None:
         text, pos, first = self.text, 0, True
@@ -119,12 +148,14 @@ class _Run:
 
     def _region(self, region: RegionSpan) -> None:
         """Keep a reasoning region whole; lift its calls only when the spec says so."""
+        if not region.closed:
+            self.truncated = True
         if not region.calls:
             self.kept.append((region.start, region.end, True))
             self.thoughts.append(self.text[region.inner : region.inner_end].strip())
             return
         pieces: list[tuple[int, int]] = []
-        self._blocks(region.inner, region.inner_end, pieces, self.calls)
+        self._blocks(region.inner, region.inner_end, pieces, self.calls, self.skipped)
         self.kept.append((region.start, region.inner, True))
         self.kept.extend((a, b, True) for a, b in pieces)
         self.kept.append((region.inner_end, region.end, True))
@@ -137,7 +168,7 @@ class _Run:
         pieces: list[tuple[int, int]] = []
         if self.scanner.section is None:
             start = self._text_start(pos, end) if first else pos
-            self._blocks(start, end, pieces, self.calls)
+            self._blocks(start, end, pieces, self.calls, self.skipped)
         else:
             self._sections(pos, end, pieces, *self.scanner.section)
         self.kept.extend((a, b, False) for a, b in pieces)
@@ -152,10 +183,20 @@ class _Run:
         if hit == first:
             return pos
         limit = hit if hit != -1 and hit < end else end
-        parsed = self._parse(first, limit, fill=False, cut=limit == len(text))
+        payloads = self.scanner.start_payloads
+        parsed, ran_out = self._parse(
+            first, limit, fill=False, cut=limit == len(text), payloads=payloads
+        )
         if parsed is None:
+            # prose is no call region; a value of the payload that does not read is
+            if ran_out and limit == len(text):
+                self._skip(first, limit, CUT_OFF, self.skipped)
+            elif any(starts_value(grammar, text[first:limit]) for grammar in payloads):
+                self._skip(first, limit, NOT_A_CALL, self.skipped)
             return pos
-        self.calls.extend(parsed.calls)
+        self.calls.extend(self._finished(parsed))
+        if parsed.stray != -1:  # a value after a separator that did not read: text, reported
+            self._skip(parsed.stray, limit, NOT_A_CALL, self.skipped)
         return parsed.end
 
     def _sections(
@@ -165,7 +206,7 @@ class _Run:
         while True:
             start = occ.first(opening, pos)
             if start == -1 or start >= end:
-                pieces.append((pos, end))
+                pieces.extend(self._tail(pos, end, (opening,), self.skipped))
                 return
             pieces.append((pos, start))
             inner = start + len(opening)
@@ -173,121 +214,28 @@ class _Run:
             next_at = occ.first(opening, inner)
             if next_at >= end:
                 next_at = -1
-            if close_at != -1 and close_at < end and (next_at == -1 or close_at < next_at):
+            closed = close_at != -1 and close_at < end and (next_at == -1 or close_at < next_at)
+            if closed:
                 inner_end, after = close_at, close_at + len(closing)
             else:
                 inner_end = next_at if next_at != -1 else end
                 after = inner_end
+                if inner_end == len(text):  # the reply may end inside the close marker
+                    inner_end -= self._cut_marker((closing,), inner)
             kept: list[tuple[int, int]] = []
             calls: list[ToolCall] = []
-            self._blocks(inner, inner_end, kept, calls)
+            skipped: list[TextRegion] = []
+            self._blocks(inner, inner_end, kept, calls, skipped)
             if calls:
                 self.calls.extend(calls)
+                self.skipped.extend(skipped)
                 pieces.extend((a, b) for a, b in kept if text[a:b].strip())
             else:
                 pieces.append((start, after))
+                cut = not closed and after == len(text)
+                code = CUT_OFF if cut or any(s.code == CUT_OFF for s in skipped) else NOT_A_CALL
+                self._skip(start, after, code, self.skipped)
             pos = after
-
-    def _blocks(
-        self, pos: int, end: int, kept: list[tuple[int, int]], calls: list[ToolCall]
-    ) -> None:
-        """Lift the blocks of ``text[pos:end]`` into ``calls``; record the rest in ``kept``."""
-        scanner, occ, size = self.scanner, self.occ, len(self.text)
-        close = scanner.close
-        split_until = -1  # blocks opening before this also end at the next open marker
-        while pos < end:
-            opened, length = occ.earliest(scanner.opens, pos)
-            if scanner.bare is not None:
-                bare_at = occ.first(scanner.bare[0], pos)
-                if bare_at != -1 and bare_at < end and (opened == -1 or bare_at < opened):
-                    if bare_at > pos:
-                        kept.append((pos, bare_at))
-                    pos = self._bare(bare_at, end, kept, calls)
-                    continue
-            if opened == -1 or opened >= end:
-                break
-            if opened > pos:
-                kept.append((pos, opened))
-            body = opened + length
-            following, _ = occ.earliest(scanner.opens, body)
-            next_open = following if following != -1 and following < end else end
-            if close is None:
-                parsed = self._parse(body, next_open, fill=False, cut=next_open == size)
-                if parsed is None:
-                    kept.append((opened, next_open))
-                    pos = next_open
-                else:
-                    calls.extend(parsed.calls)
-                    pos = parsed.end
-                continue
-            close_at = occ.first(close, body)
-            closed = close_at != -1 and close_at + len(close) <= end
-            limit = close_at if closed else end
-            if opened < split_until and next_open < limit:
-                limit, closed = next_open, False
-            block_end = limit + len(close) if closed else limit
-            parsed = self._parse(body, limit, fill=True, cut=not closed)
-            splittable = opened >= split_until and next_open < limit
-            if parsed is not None and not (splittable and _unclean(parsed)):
-                calls.extend(parsed.calls)
-                pos = block_end
-            elif splittable:
-                split_until = limit  # read each inner open marker as its own block
-                pos = opened
-            else:
-                kept.append((opened, block_end))
-                pos = block_end
-        if pos < end:
-            kept.append((pos, end))
-
-    def _bare(
-        self, opened: int, end: int, kept: list[tuple[int, int]], calls: list[ToolCall]
-    ) -> int:
-        """Read a call written without the block's markers; where scanning goes on."""
-        assert self.scanner.bare is not None
-        opening, closing = self.scanner.bare
-        occ = self.occ
-        close_at = occ.first(closing, opened)
-        following = occ.earliest((*self.scanner.opens, opening), opened + len(opening))[0]
-        if following >= end:
-            following = -1
-        if (
-            close_at != -1
-            and close_at + len(closing) <= end
-            and (following == -1 or close_at < following)
-        ):
-            limit, cut = close_at + len(closing), False
-        else:
-            limit = following if following != -1 else end
-            cut = True
-        parsed = self._parse(opened, limit, fill=True, cut=cut)
-        if parsed is None:
-            kept.append((opened, limit))
-        else:
-            calls.extend(parsed.calls)
-        return limit
-
-    def _parse(self, start: int, end: int, *, fill: bool, cut: bool) -> Parsed | None:
-        """The first payload alternative that reads ``text[start:end]``; positions absolute."""
-        chunk = self.text[start:end]
-        for grammar in self.scanner.payloads:
-            parsed = grammar.parse(chunk, fill=fill, cut=cut, schemas=self.schemas)
-            if parsed is not None and parsed.calls:
-                return Parsed(parsed.calls, start + parsed.end)
-        return None
-
 
 Kept = tuple[int, int, bool]
 """``(start, end, in_reasoning)`` of a piece of text that stays."""
-
-
-def skip_space(text: str, pos: int, end: int) -> int:
-    """The first position in ``[pos, end)`` that is not blank, or ``end``."""
-    while pos < end and text[pos].isspace():
-        pos += 1
-    return pos
-
-
-def _unclean(parsed: Parsed) -> bool:
-    """Whether some call of ``parsed`` has arguments that did not decode."""
-    return any(call.arguments_undecodable for call in parsed.calls)

@@ -29,7 +29,9 @@ from typing import Any, Final
 
 from ..arguments import loads_strict
 
-__all__ = ["ALL_TYPES", "Schemas", "schemas_of", "type_value"]
+__all__ = [
+    "ALL_TYPES", "Schemas", "declared_types", "schemas_of", "type_declared", "type_value",
+]
 
 ALL_TYPES: Final = ("integer", "number", "boolean", "null", "object", "array")
 _INTEGER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)")
@@ -78,7 +80,11 @@ def declared_types(schema: Any) -> tuple[str, ...]:
 
 def type_value(raw: str, schema: Any, enabled: frozenset[str]) -> Any:
     """``raw`` typed by the parameter ``schema`` under the rule above."""
-    declared = declared_types(schema)
+    return type_declared(raw, declared_types(schema), enabled)
+
+
+def type_declared(raw: str, declared: tuple[str, ...], enabled: frozenset[str]) -> Any:
+    """``raw`` typed by the ``declared`` JSON types under the rule above."""
     if not declared or "string" in declared:
         return raw
     for kind in ALL_TYPES:

@@ -16,7 +16,7 @@ the model sent.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._record import setfield
 from ..reply import Reply
@@ -27,7 +27,10 @@ from .part import Others, ToolPart, tool_part
 
 __all__ = ["Tools", "as_tools"]
 
-_R = TypeVar("_R", bound=Reply)
+if TYPE_CHECKING:  # the text reader loads YAML and its specs: not for a type
+    from ..text.reply import TextReply
+
+_R = TypeVar("_R", bound="Reply | TextReply")
 
 
 class Tools:
@@ -160,7 +163,8 @@ class Tools:
         return [self.check(c) for c in calls]
 
     def check_reply(self, reply: _R) -> _R:
-        """The reply with its calls checked; the same object when no verdict changed."""
+        """The reply (a :class:`toolwire.Reply`, or a :class:`~toolwire.text.TextReply` read
+        from model text) with its calls checked; the same object when no verdict changed."""
         calls = tuple(self.check(c) for c in reply.calls)
         if all(a is b for a, b in zip(calls, reply.calls, strict=True)):
             return reply

@@ -51,12 +51,28 @@ def assistant_text(spec: WireSpec, response: Any) -> str | None:
 
 
 def lift_text_calls(reply: Reply, text_spec: TextSpec, tools: Any, params: dict[str, str]) -> Reply:
-    """``reply`` with the calls written in its text lifted out by ``text_spec``."""
+    """``reply`` with the calls written in its text lifted out by ``text_spec``.
+
+    A message the text spec refuses (a Harmony message to a built-in tool) is refused here
+    too: :class:`~toolwire.UnmappedCall` carries this reply, the text's calls lifted, as its
+    partial reply. A call the end of the text cut keeps its ``incomplete`` flag.
+    """
     if reply.text is None:
         return reply
-    from ..text import read_text_spec
+    from ..errors import UnmappedCall
+    from ..text import TextReply, read_text_spec
 
-    found = read_text_spec(text_spec, reply.text, tools=tools, **params)
+    try:
+        found = read_text_spec(text_spec, reply.text, tools=tools, **params)
+    except UnmappedCall as exc:
+        if not isinstance(exc.reply, TextReply):
+            raise
+        exc.reply = _lifted(reply, exc.reply)
+        raise
+    return _lifted(reply, found)
+
+
+def _lifted(reply: Reply, found: Any) -> Reply:
     values = {name: getattr(reply, name) for name in reply._fields}
     values["calls"] = reply.calls + found.calls
     values["text"] = found.text

@@ -12,6 +12,7 @@ import { callObjectGrammar } from './text/callobject.js';
 import { elementGrammar } from './text/elements.js';
 import { messageScanner } from './text/messages.js';
 import { metaSchema } from './meta_schemas.js';
+import { checkCalls } from './tools.js';
 
 const GRAMMARS = { json: jsonGrammar, 'head-json': headGrammar, 'xml-parameters': xmlGrammar, pythonic: pythonicGrammar, 'call-object': callObjectGrammar, 'xml-elements': elementGrammar };
 
@@ -20,8 +21,8 @@ export class NotImplemented extends Error {}
 const KNOWN = {
   spec: ['kind', 'spec_version', 'format', 'title', 'doc_ref', 'description', 'models', 'aliases', 'params', 'section', 'block', 'payload', 'reasoning', 'messages'],
   block: ['open', 'close', 'text_start', 'bare'],
-  reasoning: ['open', 'close', 'open_in_prompt', 'calls'],
-  messages: ['start', 'channel', 'message', 'ends', 'recipient', 'calls_prefix', 'reasoning_channels', 'answer_channels'],
+  reasoning: ['open', 'close', 'open_in_prompt', 'calls', 'ends_at'],
+  messages: ['start', 'channel', 'message', 'ends', 'recipient', 'calls_prefix', 'reasoning_channels', 'answer_channels', 'refuse'],
   json: ['grammar', 'shape', 'separator', 'when', 'name', 'arguments', 'id', 'arguments_keys', 'call_keys', 'single_key'],
   'head-json': ['grammar', 'head_end', 'arguments_start', 'name_prefix', 'index_suffix', 'id_marker', 'id', 'arguments_prefix', 'arguments_suffix'],
   'xml-parameters': ['grammar', 'function', 'name_end', 'parameter', 'value_trim', 'values', 'quoted_names', 'string_attribute',
@@ -45,8 +46,11 @@ function unknown(data) {
     ...(data.payload || []).flatMap((p) => (KNOWN[p.grammar] && p.grammar !== 'spec' ? unknownKeys(p, KNOWN[p.grammar]) : [`grammar ${p.grammar}`]))];
 }
 
-// A scanner for one text spec (its YAML text, or its data) with the caller's parameters; options.tools
-// (a mapping from tool name to its parameters schema, or an object with parameters(name)) types xml values (§1b.4).
+// A scanner for one text spec (its YAML text, or its data) with the caller's parameters;
+// options.tools (a mapping from tool name to its parameters schema, or an object with
+// parameters(name)) types xml values (§1b.4), and with options.check (compiled tools,
+// lib/tools.js) every call is checked (§1b.12, §8.2).
+// It returns { clean_text, calls, text, reasoning, skipped, truncated, refused }.
 export function textScanner(specText, params = {}, options = {}) {
   const { data, problems } = typeof specText === 'string' ? readYaml(specText, 'text.yaml') : { data: specText, problems: [] };
   if (problems.length) throw new Error(`text spec does not load: ${problems[0].message}`);
@@ -73,14 +77,23 @@ export function textScanner(specText, params = {}, options = {}) {
   };
   const fill = (v) => (typeof v === 'string' ? marker(v)
     : Array.isArray(v) ? v.map(fill) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
-  if (data.messages) return messageScanner(fill(data.messages));
+  const checked = (result) => (options.check ? { ...result, calls: checkCalls(options.check, result.calls) } : result);
+  if (data.messages) {
+    const messages = messageScanner({ ...fill(data.messages), refuse: data.messages.refuse || [] }); // reasons are prose
+    return (text) => checked(messages(text));
+  }
   const block = fill(data.block);
-  const payloads = data.payload.map((p) => GRAMMARS[p.grammar](p.grammar === 'json' ? p : fill(p), options)); // json selectors are expressions, not markers
+  // json payloads: separators are markers, the selectors expressions
+  const payloads = data.payload.map((p) => GRAMMARS[p.grammar](p.grammar === 'json' ? { ...p, ...(p.separator !== undefined ? { separator: fill(p.separator) } : {}) } : fill(p), options));
   const xml = data.payload.find((p) => p.grammar === 'xml-parameters' && p.function);
   const bare = block.bare && xml ? { open: fill(xml.function.open), close: fill(xml.function.close), grammar: GRAMMARS['xml-parameters'](fill(xml), options) } : null;
+  const opens = block.open.map((o) => (isObject(o) ? o.open : o));
+  const closes = Object.fromEntries(block.open.filter(isObject).map((o) => [o.open, o.close]));
   const compiled = {
-    opens: block.open, close: block.close ?? null, textStart: !!block.text_start, section: data.section ? fill(data.section) : null,
+    opens, close: block.close ?? null, closes, textStart: !!block.text_start, section: data.section ? fill(data.section) : null,
     payloads, bare, reasoning: fill(data.reasoning || []),
+    // a block at the text's start is read by the json and pythonic alternatives only
+    startPayloads: payloads.filter((_, i) => ['json', 'pythonic'].includes(data.payload[i].grammar)),
   };
-  return (text) => scan(text, compiled);
+  return (text) => checked(scan(text, compiled));
 }

@@ -211,6 +211,19 @@ export function compileTools(spec, input, others = []) {
   return { format, names: [...tools.keys()], parameters: Object.fromEntries([...tools].map(([n, t]) => [n, t.schema])), tools };
 }
 
+// Tools from {name: JSON Schema or null} (Python's Tools.from_schemas, draft 2020-12 unless a
+// schema's $schema says otherwise): for calls read from model text (specs/README.md §1b.12).
+export function toolsFromSchemas(schemas) {
+  const tools = new Map();
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (schema === null) { tools.set(name, { name, schema: null }); continue; }
+    const ajv = validatorOf(dialectOf(schema, 'draft2020-12'));
+    if (!ajv.validateSchema(schema)) throw invalid(null, `tool ${name}: its schema is not a valid JSON Schema`, { tool: name });
+    tools.set(name, { name, schema, validate: ajv.compile(schema) });
+  }
+  return { format: null, names: [...tools.keys()], parameters: Object.fromEntries([...tools].map(([n, t]) => [n, t.schema])), tools };
+}
+
 const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0); // ASCII pointers and keywords
 
 // §8.2: each call gets unknown_tool, arguments_invalid and arguments_errors.

@@ -19,7 +19,7 @@ export function callObjectGrammar(p) {
     const body = skipBlanks(chunk, 0);
     if (!chunk.startsWith(p.call_prefix, body)) return null;
     const brace = chunk.indexOf('{', body + p.call_prefix.length);
-    if (brace === -1) return null;
+    if (brace === -1) return cut ? { calls: [], end: chunk.length, unfinished: true } : null; // the name may be cut
     const name = strip(chunk.slice(body + p.call_prefix.length, brace));
     if (!plausibleName(name)) return null;
     const n = chunk.length;
@@ -76,7 +76,7 @@ export function callObjectGrammar(p) {
       return { calls: [call(name, args, '', null)], end };
     } catch (f) {
       if (!(f instanceof Fault)) throw f;
-      return { calls: [call(name, {}, '', f.more && cut ? UNFINISHED : 'bad-call-object')], end: n };
+      return { calls: [call(name, {}, '', f.more && cut ? UNFINISHED : 'bad-call-object')], end: n, unfinished: f.more };
     }
   };
 }

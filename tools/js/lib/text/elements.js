@@ -58,7 +58,7 @@ export function elementGrammar(p, options = {}) {
     if (name.length >= 2 && name[0] === name[name.length - 1] && (name[0] === '"' || name[0] === "'")) name = name.slice(1, -1);
     return plausibleName(name) ? name : null;
   };
-  return (chunk, _fill, _cut) => {
+  const grammar = (chunk, _fill, cut) => {
     const find = finder(chunk);
     // The next element marker in [pos, end): [position, isClose], the longer at one place.
     const marker = (pos, end) => {
@@ -111,14 +111,15 @@ export function elementGrammar(p, options = {}) {
       if (!chunk.startsWith(F.open, pos)) return null;
       const nameAt = pos + F.open.length;
       const stop = find(F.name_end, nameAt);
-      if (stop === -1) return null;
+      if (stop === -1) return cut ? { calls, end, unfinished: true } : null; // the tag may be cut
       const name = readName(chunk.slice(nameAt, stop));
       if (name === null) return null;
       const body = stop + F.name_end.length;
       const closeAt = find(F.close, body); const nextAt = find(F.open, body);
       if (closeAt === -1 || (nextAt !== -1 && nextAt < closeAt)) {
         calls.push(call(name, {}, '', UNFINISHED));
-        pos = nextAt !== -1 ? nextAt : end;
+        if (nextAt === -1) return { calls, end, unfinished: true }; // it ran into the body's end
+        pos = nextAt;
         continue;
       }
       pos = closeAt + F.close.length;
@@ -131,4 +132,17 @@ export function elementGrammar(p, options = {}) {
       }
     }
   };
+  // §1b.5 step 2: where the functions starting at `start` end, each at the first close tag
+  // after its open tag, only blanks between; -1 when none closes.
+  grammar.extent = (text, start) => {
+    let pos = start; let end = -1;
+    for (;;) {
+      pos = skipBlanks(text, pos);
+      if (!text.startsWith(F.open, pos)) return end;
+      const closeAt = text.indexOf(F.close, pos + F.open.length);
+      if (closeAt === -1) return -1;
+      pos = end = closeAt + F.close.length;
+    }
+  };
+  return grammar;
 }

@@ -2,7 +2,7 @@
 // keyword arguments, parsed and never evaluated. Two levels: the list's structure (names,
 // balanced brackets, closed strings) decides whether the block holds calls at all; each call's
 // arguments are then read as literals, a call leaving the literal subset being `not-a-literal`.
-import { call } from './common.js';
+import { call, UNFINISHED } from './common.js';
 
 class LiteralError extends Error {}
 const IDENT = /[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/uy;
@@ -126,7 +126,8 @@ function keywords(text, constants) {
 
 const NAME = /[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*(?:\.[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)*/uy;
 const PAIRS = { '(': ')', '[': ']', '{': '}' };
-class Broken extends Error {}
+// The structure breaks; `atEnd` when the text ended where more was needed (a list cut off).
+class Broken extends Error { constructor(message, atEnd = false) { super(message); this.atEnd = atEnd; } }
 
 // The end of the string token whose quote is at i (a prefix is read as plain characters).
 function skipString(text, i) {
@@ -136,7 +137,8 @@ function skipString(text, i) {
     if (quote.length === 1 && text[j] === '\n') break;
     if (text.startsWith(quote, j)) return j + quote.length;
   }
-  throw new Broken('unterminated string');
+  // cut off, unless a one-line string meets a line break first
+  throw new Broken('unterminated string', quote.length === 3 || text.indexOf('\n', i) === -1);
 }
 
 // One call's structure at pos: [name, arguments start, arguments end, end after ')'].
@@ -155,7 +157,44 @@ function callAt(text, pos) {
       if (!stack.length) return [name[0], start, i, i + 1];
     }
   }
-  throw new Broken('unclosed call');
+  throw new Broken('unclosed call', true);
+}
+
+// The calls of a list (or lines) the text ends inside (§1b.9): [calls, unfinished], the last of
+// them [name, null] when the text ends inside its parentheses; null when the structure breaks
+// before the text's end.
+function cutCalls(text, pos, lines) {
+  let i = pySkip(text, pos);
+  if (!lines) { if (text[i] !== '[') return null; i = pySkip(text, i + 1); }
+  const calls = [];
+  for (;;) {
+    if (i >= text.length) return [calls, false];
+    const name = at(NAME, text, i);
+    if (!name) return null;
+    const opened = pySkip(text, i + name[0].length);
+    if (opened >= text.length) return [calls, false]; // the name itself may be cut
+    if (text[opened] !== '(') return null;
+    let c;
+    try { c = callAt(text, i); } catch (e) {
+      if (!(e instanceof Broken)) throw e;
+      if (!e.atEnd) return null;
+      calls.push([name[0], null]);
+      return [calls, true];
+    }
+    calls.push(c);
+    if (lines) {
+      let stop = c[3];
+      while (stop < text.length && ' \t'.includes(text[stop])) stop++;
+      if (stop < text.length && !'\r\n'.includes(text[stop])) return null;
+      i = pySkip(text, stop);
+      continue;
+    }
+    const after = pySkip(text, c[3]);
+    if (after >= text.length) return [calls, false];
+    if (text[after] !== ',') return null; // ']': the list closed, whole; anything else: broken
+    i = pySkip(text, after + 1);
+    if (text[i] === ']') return null;
+  }
 }
 
 function callList(text, pos, layout) {
@@ -188,18 +227,34 @@ function callList(text, pos, layout) {
 
 export function pythonicGrammar(p) {
   const constants = p.constants === 'python-and-json' ? { ...CONSTANTS, true: true, false: false, null: null } : CONSTANTS;
-  return (chunk, fill) => {
-    let calls; let end;
-    try { [calls, end] = callList(chunk, pySkip(chunk, 0), p.layout || 'list'); } catch (e) { if (e instanceof Broken) return null; throw e; }
-    if (fill && pySkip(chunk, end) !== chunk.length) return null;
-    return {
-      calls: calls.map(([name, start, stop]) => {
-        try { return call(name, keywords(chunk.slice(start, stop), constants), ''); } catch (e) {
-          if (e instanceof LiteralError) return call(name, {}, '', 'not-a-literal');
-          throw e;
-        }
-      }),
-      end,
-    };
+  const lines = (p.layout || 'list') === 'lines';
+  const convert = (chunk, found) => found.map(([name, start, stop]) => {
+    if (start === null) return call(name, {}, '', UNFINISHED);
+    try { return call(name, keywords(chunk.slice(start, stop), constants), ''); } catch (e) {
+      if (e instanceof LiteralError) return call(name, {}, '', 'not-a-literal');
+      throw e;
+    }
+  });
+  const grammar = (chunk, fill) => {
+    const start = pySkip(chunk, 0);
+    let calls = null; let end = -1;
+    try { [calls, end] = callList(chunk, start, lines ? 'lines' : 'list'); } catch (e) { if (!(e instanceof Broken)) throw e; }
+    if (calls && lines) { // a last line that is a call the text ends inside
+      const tail = cutCalls(chunk, end, true);
+      if (tail && tail[1]) return { calls: convert(chunk, [...calls, ...tail[0]]), end: chunk.length, unfinished: true };
+    }
+    if (calls && !(fill && pySkip(chunk, end) !== chunk.length)) return { calls: convert(chunk, calls), end };
+    if (calls && !lines) return null;
+    const cut = cutCalls(chunk, start, lines);
+    if (!cut || (lines && !cut[1])) return null; // lines: only a call written up to its '(' shows a cut
+    return { calls: convert(chunk, cut[0]), end: chunk.length, unfinished: true };
   };
+  // Whether a call list ('['), or with layout lines a call (a name and its '('), starts chunk.
+  grammar.startsValue = (chunk) => {
+    const i = pySkip(chunk, 0);
+    if (!lines) return chunk[i] === '[';
+    const name = at(NAME, chunk, i);
+    return !!name && chunk[pySkip(chunk, i + name[0].length)] === '(';
+  };
+  return grammar;
 }

@@ -27,7 +27,11 @@ export const TYPES = Object.keys(READERS);
 
 // A value's text typed by its own schema (§1b.4 steps 2–4); `allowed` limits the types a spec reads.
 export function typeText(text, schema, allowed = TYPES) {
-  const types = declaredTypes(schema);
+  return typeTypes(text, declaredTypes(schema), allowed);
+}
+
+// A value's text typed by declared types (§1b.4 steps 2–4: a written type, or a schema's).
+export function typeTypes(text, types, allowed = TYPES) {
   if (!types.length || types.includes('string')) return text;
   for (const type of TYPES) {
     if (!types.includes(type) || !allowed.includes(type)) continue;

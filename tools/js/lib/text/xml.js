@@ -2,7 +2,9 @@
 // a call's name (in a function tag, or the block's first line), then one tag pair per parameter.
 import { classify, loads } from '../json.js';
 import { call, earliest, Fault, isBlank, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
-import { TYPES, typeText } from './typing.js';
+import { declaredTypes, TYPES, typeText, typeTypes } from './typing.js';
+
+const WRITTEN = [...TYPES, 'string']; // the written types that name a JSON type
 
 // quoted_names (rule 11): NAME or "NAME" or 'NAME', then key="value" attributes; with
 // nameAttribute the text is attributes only and the name is that attribute's value. Null: unread.
@@ -57,16 +59,43 @@ export function xmlGrammar(p, options = {}) {
     }
     return strip(raw);
   };
-  const value = (raw, key, attributes, schema) => {
+  const value = (raw, key, attributes, schema, written) => {
     const text = trim(raw);
     if (p.string_attribute && Object.hasOwn(attributes, p.string_attribute)) {
       if (attributes[p.string_attribute] === (p.string_value ?? 'true')) return text;
       if (classify(text)[0] !== 'ok') throw new Fault('marked-value-not-json');
       return loads(text);
     }
+    if (written !== null) { // a written type (§1b.4), narrowed by the schema's own types
+      const base = strip(written.split('[')[0]).toLowerCase();
+      const property = schema?.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+      const declared = schema !== undefined ? declaredTypes(property) : [];
+      if (declared.length) return typeTypes(text, declared.includes(base) ? [base] : declared, allowed);
+      return WRITTEN.includes(base) ? typeTypes(text, [base], allowed) : text;
+    }
     if (schema !== undefined) return typed(schema, key, text, allowed);
     if ((p.values || 'json-or-string') === 'json-or-string' && text && classify(text)[0] === 'ok') return loads(text);
     return text;
+  };
+  // The next parameter open tag in [pos, end), or -1; with the tool's schema, one whose key the
+  // schema does not declare is text of the value (rule 13 of §1b).
+  const nextParameter = (chunk, pos, end, schema) => {
+    const before = (from) => { const at = chunk.indexOf(P.open, from); return at !== -1 && at < end ? at : -1; };
+    let at = before(pos);
+    const properties = schema?.properties && typeof schema.properties === 'object' && !Array.isArray(schema.properties) ? schema.properties : null;
+    if (!properties || !Object.keys(properties).length) return at;
+    while (at !== -1) {
+      const keyAt = at + P.open.length;
+      const following = before(keyAt);
+      const stop = chunk.indexOf(P.name_end, keyAt);
+      if (stop !== -1 && stop + P.name_end.length <= (following !== -1 ? following : end)) {
+        let key = strip(chunk.slice(keyAt, stop));
+        if (quoted) { const tag = readTag(key, p.parameter_name_attribute); key = tag ? tag.name : ''; }
+        if (Object.hasOwn(properties, key)) return at;
+      }
+      at = following;
+    }
+    return -1;
   };
   const parameters = (chunk, pos, end, schema) => {
     const args = {};
@@ -85,16 +114,28 @@ export function xmlGrammar(p, options = {}) {
       }
       if (!key) throw new Fault('empty-parameter-name');
       pos = stop + P.name_end.length;
+      let written = null;
+      if (P.type_open) {
+        const typeAt = skipBlanks(chunk, pos, end);
+        if (chunk.startsWith(P.type_open, typeAt)) {
+          const closeAt = chunk.indexOf(P.type_close, typeAt + P.type_open.length);
+          if (closeAt === -1 || closeAt + P.type_close.length > end) throw new Fault('unclosed-parameter-type');
+          written = strip(chunk.slice(typeAt + P.type_open.length, closeAt));
+          pos = closeAt + P.type_close.length;
+        }
+      }
       if (P.value_open) {
         pos = skipBlanks(chunk, pos, end);
         if (!chunk.startsWith(P.value_open, pos)) throw new Fault('missing-value-tag');
         pos += P.value_open.length;
       }
-      const closeAt = chunk.indexOf(P.close, pos); const nextAt = chunk.indexOf(P.open, pos);
+      const nextAt = nextParameter(chunk, pos, end, schema);
+      const stop2 = nextAt !== -1 ? nextAt : end;
+      const closeAt = chunk.indexOf(P.close, pos);
       let raw;
-      if (closeAt !== -1 && closeAt < end && (nextAt === -1 || closeAt < nextAt)) { raw = chunk.slice(pos, closeAt); pos = closeAt + P.close.length; }
-      else { const stop2 = nextAt !== -1 && nextAt < end ? nextAt : end; raw = chunk.slice(pos, stop2); pos = stop2; }
-      args[key] = value(raw, key, attributes, schema);
+      if (closeAt !== -1 && closeAt < stop2) { raw = chunk.slice(pos, closeAt); pos = closeAt + P.close.length; }
+      else { raw = chunk.slice(pos, stop2); pos = stop2; }
+      args[key] = value(raw, key, attributes, schema, written);
     }
   };
   const one = (name, chunk, start, end, unfinished) => {
@@ -111,15 +152,20 @@ export function xmlGrammar(p, options = {}) {
     }
     return plausibleName(name) ? name : null;
   };
-  return (chunk, fill, cut) => {
+  const grammar = (chunk, fill, cut) => {
     const calls = [];
+    let ranOut = false;
     if (!F) {
       let [stop, length] = earliest(chunk, p.name_end, 0);
-      if (stop === -1) [stop, length] = [chunk.length, 0];
+      if (stop === -1) {
+        if (cut) return { calls: [], end: chunk.length, unfinished: true }; // the name may be cut
+        [stop, length] = [chunk.length, 0];
+      }
       const name = readName(chunk.slice(0, stop));
       if (name === null) return null;
       const start = chunk.startsWith(P.open, stop) ? stop : stop + length; // rule 12
       calls.push(one(name, chunk, start, chunk.length, cut));
+      ranOut = cut;
     } else {
       let pos = 0; const end = chunk.length;
       for (;;) {
@@ -128,7 +174,7 @@ export function xmlGrammar(p, options = {}) {
         if (!chunk.startsWith(F.open, pos)) return null;
         const nameAt = pos + F.open.length;
         const stop = chunk.indexOf(F.name_end, nameAt);
-        if (stop === -1) return null;
+        if (stop === -1) { if (!cut) return null; ranOut = true; break; }
         const name = readName(chunk.slice(nameAt, stop));
         if (name === null) return null;
         const body = stop + F.name_end.length;
@@ -137,8 +183,25 @@ export function xmlGrammar(p, options = {}) {
         if (closeAt !== -1 && (nextAt === -1 || closeAt < nextAt)) { bodyEnd = closeAt; pos = closeAt + F.close.length; unfinished = false; }
         else { bodyEnd = nextAt !== -1 ? nextAt : end; pos = bodyEnd; unfinished = cut && bodyEnd === end; }
         calls.push(one(name, chunk, body, bodyEnd, unfinished));
+        if (closeAt === -1 || (nextAt !== -1 && nextAt < closeAt)) { if (bodyEnd === end) { ranOut = true; break; } }
       }
     }
-    return calls.length ? { calls, end: chunk.length } : null;
+    if (calls.length || ranOut) return { calls, end: chunk.length, unfinished: ranOut };
+    return null;
   };
+  // §1b.5 step 2: where the functions starting at `start` end, each at the first close tag
+  // after its open tag, only blanks between; -1 when none closes.
+  if (F) {
+    grammar.extent = (text, start) => {
+      let pos = start; let end = -1;
+      for (;;) {
+        pos = skipBlanks(text, pos);
+        if (!text.startsWith(F.open, pos)) return end;
+        const closeAt = text.indexOf(F.close, pos + F.open.length);
+        if (closeAt === -1) return -1;
+        pos = end = closeAt + F.close.length;
+      }
+    };
+  }
+  return grammar;
 }
