@@ -47,6 +47,7 @@ class Op(Record):
         "fields",
         "finalize",
         "first",
+        "join",
         "id",
         "identity",
         "keep",
@@ -69,6 +70,7 @@ class Op(Record):
     keep: Path | None
     fields: Fields
     first: Fields
+    join: Fields
     append: Fields
     set: Fields
     buffer: tuple[tuple[str, Expression], ...]
@@ -88,7 +90,7 @@ class Op(Record):
             setfield(self, key, _expr(body, key))
         setfield(self, "slots", tuple(parse(p) for p in body.get("slots") or ()))
         setfield(self, "keep", parse(body["keep"]) if "keep" in body else None)
-        for key in ("first", "append", "set", "finalize"):
+        for key in ("first", "join", "append", "set", "finalize"):
             setfield(self, key, _fields(body, key))
         setfield(self, "buffer", _buffers(body))
 
@@ -149,6 +151,10 @@ class CompiledStream:
         self.format = spec.format
         self.framing: str = data["framing"]
         self.sentinel: str | None = data.get("sentinel")
+        # The sentinel completes a stream that never sent its finish (§9.6).
+        self.sentinel_completes = data.get("sentinel_completes") is True
+        # What every event of the format looks like (§9.5 step 7, §9.14).
+        self.shape = _expr(data, "shape")
         self.ready: str = data["ready"]
         # Events written with an SDK's own keys are renamed as read() renames a reply (§5).
         self.detect = spec.normalize is not None and spec.normalize.detect is not None
@@ -168,6 +174,8 @@ class CompiledStream:
         self._by_type = {
             name: tuple(r for r in self.rules if r.on is None or name in r.on) for name in typed
         }
+        # The lists whose items close by an event (a close rule names them): an item still
+        # open there at completion never closed, and is unfinished (§9.6).
         self.finalize_of: dict[Path, Fields] = {}
         for rule in self.rules:
             if rule.op.kind == "close" and rule.op.list is not None:
