@@ -14,6 +14,7 @@ and feeds on never gets a reply built around it, and retrying never grows one tr
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -507,10 +508,8 @@ class Accumulator:
         error), every call whose item never closed flagged ``incomplete``.
         """
         if self._failure is None and not self._closed:
-            try:
+            with contextlib.suppress(ToolwireError):  # kept: raised below
                 self.close()
-            except ToolwireError:
-                pass  # kept: raised below
         failure = self._failure
         if failure is not None and not (allow_incomplete and isinstance(failure, StreamError)):
             self._raise_again()
