@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ...errors import ToolwireError, UnknownFormat
-from ...expression import Expression, compile_expression
+from ...expression import Expression
 from ...reply import Reply
 from ...toolcall import ToolCall, copy_json
 from .. import interpreter
@@ -30,7 +30,7 @@ from .engine import Broken, Engine
 from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
 from .events import event_json, normalised_event
 from .framing import MAX_EVENT_SIZE, Framer, FramingError, Opening, framer_for
-from .identify import finished_reply, sniff_order, what_it_is
+from .identify import finished_reply, sniff_expression, sniff_order, what_it_is
 from .ready import Ready
 from .slots import Slot
 from .updates import StreamUpdate, classify
@@ -149,7 +149,7 @@ class Accumulator:
 
     def _sniff(self, event: dict[str, Any], index: int) -> None:
         for spec in sniff_order(self._registry):
-            sniff = _sniff_expression(spec)
+            sniff = sniff_expression(spec)
             try:
                 if sniff.evaluate(event) is True:
                     self._bind(spec.format)
@@ -580,16 +580,6 @@ def _with_calls(reply: Reply, calls: tuple[ToolCall, ...]) -> Reply:
     for name in Reply._fields:
         setfield(copy_, name, calls if name == "calls" else getattr(reply, name))
     return copy_
-
-
-_SNIFFS: dict[int, tuple[WireSpec, Expression]] = {}
-
-
-def _sniff_expression(spec: WireSpec) -> Expression:
-    found = _SNIFFS.get(id(spec))
-    if found is None or found[0] is not spec:
-        found = _SNIFFS[id(spec)] = (spec, compile_expression(spec.data["stream"]["sniff"]["when"]))
-    return found[1]
 
 
 def read_stream(

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...expression import Expression
+from ...expression import Expression, compile_expression
 from .compiled import compiled_stream
 
 if TYPE_CHECKING:
     from ...registry import Registry
     from ...spec import WireSpec
 
-__all__ = ["Verdict", "finished_reply", "what_it_is"]
+__all__ = [
+    "Verdict", "finished_reply", "sniff_expression", "sniff_order", "stream_format", "what_it_is",
+]
 
 
 class Verdict(NamedTuple):
@@ -91,3 +93,27 @@ def sniff_order(registry: Registry) -> list[WireSpec]:
     specs = [s for s in registry.specs().values()
              if isinstance(s.data.get("stream"), dict) and "sniff" in s.data["stream"]]
     return sorted(specs, key=lambda s: (-int(s.data["stream"]["sniff"]["priority"]), s.format))
+
+
+def stream_format(registry: Registry, event: dict[str, Any]) -> str | None:
+    """The format whose stream ``event`` belongs to, or None: the first whose
+    ``stream.sniff`` holds, else whose ``stream.event`` (§9.9) holds. For a hint that a file
+    is a stream, not a reply."""
+    for spec in sniff_order(registry):
+        if _holds(sniff_expression(spec), event):
+            return spec.format
+    for spec in registry.specs().values():
+        if _holds(spec.stream_event, event):
+            return spec.format
+    return None
+
+
+_SNIFFS: dict[int, tuple[WireSpec, Expression]] = {}
+
+
+def sniff_expression(spec: WireSpec) -> Expression:
+    """A spec's ``stream.sniff`` predicate, compiled once per spec."""
+    found = _SNIFFS.get(id(spec))
+    if found is None or found[0] is not spec:
+        found = _SNIFFS[id(spec)] = (spec, compile_expression(spec.data["stream"]["sniff"]["when"]))
+    return found[1]
