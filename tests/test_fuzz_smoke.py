@@ -24,7 +24,7 @@ import pytest
 import toolwire
 
 FUZZ = Path(__file__).resolve().parent.parent / "tools" / "fuzz"
-HARNESSES = ("read", "extract_sniff", "text", "spec_loader")
+HARNESSES = ("read", "extract_sniff", "text", "spec_loader", "stream_framing")
 SECONDS = 5
 
 
@@ -51,6 +51,8 @@ def harness(name: str) -> Any:
         module.CHOICES.extend(module.text_choices(toolwire))
     if name == "spec_loader" and not module.RESPONSES:
         module.RESPONSES.extend(module.sample_responses())
+    if name == "stream_framing" and not module.FORMATS:
+        module.FORMATS.extend(module.stream_formats(toolwire))
     return module
 
 

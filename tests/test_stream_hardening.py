@@ -303,3 +303,9 @@ def _name_in_fragments(n: int) -> Callable[[], object]:
 
 def test_a_name_in_many_fragments_is_joined_in_linear_time() -> None:
     assert _growth(_name_in_fragments, 4000) < GROWTH_BOUND
+
+
+def test_an_event_type_that_is_not_a_string_is_malformed_not_a_type_error() -> None:
+    for fmt in ("anthropic", "responses", "cohere"):
+        with pytest.raises(toolwire.MalformedStream):
+            toolwire.Accumulator(fmt).feed({"type": {"name": "message_start"}})

@@ -28,7 +28,7 @@ export class Accumulator {
     this.opened = null; this.closedNow = null;
     this.maxEventSize = maxEventSize;
     this.framing = null; this.parts = []; this.size = 0; this.pendingCR = false; this.endsLF = false; this.frameError = null;
-    this.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }); this.started = false;
+    this.heldBytes = null; this.started = false;
     if (format !== null) this.bind(format);
   }
 
@@ -191,6 +191,7 @@ export class Accumulator {
       const reply = this.classify(slot);
       if (reply.calls.some((c) => c.arguments_undecodable)) { this.deferred.push(slot); continue; } // fate unknown yet
       slot.released = true;
+      slot.handed = JSON.stringify(spell(reply).map(value));
       updates.push(...spell(reply));
     }
     return updates;
@@ -203,6 +204,11 @@ export class Accumulator {
       if (slot.open && !this.part.closing.has(slot.list)) { this.closeSlot(slot, null); this.holdSlot(slot); }
     }
     const document = this.snapshot();
+    for (const slot of this.rebound || []) { // a terminal response never changes what was handed out
+      if (slot.handed !== undefined && slot.handed !== JSON.stringify(spell(this.classify(slot)).map(value))) {
+        throw fail('malformed_stream', `the terminal response changes ${slot.list}[${slot.pos}], an item already handed out`);
+      }
+    }
     const truncated = this.spec.truncated ? holds(this.spec.truncated, document) : false;
     const remaining = [...this.deferred, ...[...this.held.values()].flat()].sort((a, b) => a.order - b.order);
     this.deferred = []; this.held = new Map();
@@ -284,6 +290,8 @@ export class Accumulator {
   }
 }
 
+// What a handed-out update is, compared (a call by its value, without provenance).
+const value = (u) => (u.call ? { kind: u.kind, name: u.call.name, arguments: u.call.arguments, id: u.call.id, undecodable: u.call.arguments_undecodable } : { text: u.text });
 const spell = (reply) => [
   ...reply.calls.map((c) => ({ kind: 'call', call: c, text: `call:${c.id || c.name}` })),
   ...reply.server_calls.map((s) => ({ kind: 'server_call', text: `server_call:${s.type}` })),

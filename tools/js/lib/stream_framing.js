@@ -9,6 +9,7 @@ import { ToolwireError } from './interpreter.js';
 
 export const MAX_EVENT_SIZE = 32 * 1024 * 1024;
 
+const TEXT = new TextDecoder('utf-8', { ignoreBOM: true }); // a BOM is stripped at the stream's start only
 const tooBig = (limit) => fail('malformed_stream', `an event is larger than the maximum event size (${limit} characters)`);
 
 // One SSE event's lines (blank lines and comments skipped): [name, data] or null without data.
@@ -26,12 +27,41 @@ function parseBlock(block) {
   return data.length ? [name, data.join('\n')] : null;
 }
 
+// How many leading bytes are whole, valid UTF-8 ({ valid, bad }): `bad` when a byte that can
+// never be UTF-8 follows them, else the rest is a character still arriving.
+function utf8Prefix(bytes) {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b < 0x80) { i++; continue; }
+    let need; let min;
+    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; } else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; } else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; } else return { valid: i, bad: true };
+    let code = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      if (i + k >= bytes.length) return { valid: i, bad: false }; // cut inside a character
+      const c = bytes[i + k];
+      if ((c & 0xc0) !== 0x80) return { valid: i, bad: true };
+      code = (code << 6) | (c & 0x3f);
+      // an overlong form, a surrogate or beyond U+10FFFF is refused at its second byte
+      if (k === 1 && ((need === 2 && b === 0xe0 && c < 0xa0) || (need === 2 && b === 0xed && c > 0x9f)
+        || (need === 3 && b === 0xf0 && c < 0x90) || (need === 3 && b === 0xf4 && c > 0x8f))) return { valid: i, bad: true };
+    }
+    if (code < min) return { valid: i, bad: true };
+    i += need + 1;
+  }
+  return { valid: i, bad: false };
+}
+
 // Methods mixed into the Accumulator: they call this.feed(payload, eventName).
 export const framingMethods = {
-  decode(chunk, stream = true) {
-    try { return this.decoder.decode(chunk, { stream }); } catch {
-      throw this.failed(fail('malformed_stream', 'the stream is not UTF-8', { format: this.spec && this.spec.format }));
-    }
+  // The text of the whole characters so far; a byte that is not UTF-8 sets the framing
+  // error, raised once the events before it are handed out (§9.10).
+  decode(chunk) {
+    const bytes = this.heldBytes && this.heldBytes.length ? Buffer.concat([this.heldBytes, chunk]) : chunk;
+    const { valid, bad } = utf8Prefix(bytes);
+    this.heldBytes = bad ? null : bytes.subarray(valid);
+    if (bad && !this.frameError) this.frameError = fail('malformed_stream', 'the stream is not UTF-8', { format: this.spec && this.spec.format });
+    return TEXT.decode(bytes.subarray(0, valid));
   },
 
   // §9.10: raw bytes, framed by their first non-blank byte.
@@ -44,7 +74,7 @@ export const framingMethods = {
       if (!first) { // blank bytes before the first event are dropped as they arrive
         const cut = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1;
         this.keep(cut ? text.slice(cut) : text, cut > 0);
-        return [];
+        return this.framed([]);
       }
       const c = first[0];
       if (c === '{') this.framing = 'ndjson';
@@ -119,8 +149,7 @@ export const framingMethods = {
     if (this.closed) return [];
     let out = [];
     if (this.framing === 'ndjson') {
-      let tail = '';
-      try { tail = this.decoder.decode(); } catch { tail = '\uFFFD'; }
+      const tail = this.heldBytes && this.heldBytes.length ? '\uFFFD' : ''; // cut inside a character
       const line = this.joined(tail);
       let whole = line.trim() !== '';
       try { loads(line); } catch { whole = false; }

@@ -299,6 +299,7 @@ export const operationMethods = {
           setPath(this.document, op.keep, streamed);
           this.note = `the terminal ${op.keep} was empty: the streamed items were kept`;
         } else if (Array.isArray(now)) {
+          this.rebound = mine.filter((s) => s.pos < now.length); // the terminal items replace them
           for (let pos = mine.length; pos < now.length; pos++) this.addSlot(op.keep, pos, pos, null, false);
         }
       }

@@ -25,7 +25,7 @@ from ...reply import Reply
 from ...toolcall import ToolCall, copy_json
 from .. import interpreter
 from .compiled import CompiledStream, Rule, compiled_stream, plan_for
-from .docpath import PathError, get, put
+from .docpath import PathError, get, put, show
 from .engine import Broken, Engine
 from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
 from .events import event_json, normalised_event
@@ -226,8 +226,7 @@ class Accumulator:
                 event_type = event_name
             self._last_type = event_type
             error = stream.error
-            if error is not None and (error.on is None or event_type in error.on) and (
-                    error.when is None or error.when.evaluate(data) is True):
+            if error is not None and error.matches(data, event_type):
                 raise self._provider_error(stream, data, index)
             for guard in stream.refuse:
                 if guard.matches(data, event_type):
@@ -435,6 +434,10 @@ class Accumulator:
         assert ready is not None
         ready.hold(engine.finish(stream.finalize_of))
         engine.flush()
+        changed = ready.changed(engine.rebound) if engine.rebound else None
+        if changed is not None:
+            raise Broken(f"the terminal response changes {show(changed.list_path)}"
+                         f"[{changed.position}], an item already handed out")
         spec = self._spec
         assert spec is not None and engine.document is not None
         doc = engine.document

@@ -135,7 +135,8 @@ class Guard(Record):
         setfield(self, "reason", data.get("reason", ""))
 
     def matches(self, event: Any, event_type: Any) -> bool:
-        if self.on is not None and event_type not in self.on:
+        """Whether the entry catches this event (a type that is not a string is in no list)."""
+        if self.on is not None and (type(event_type) is not str or event_type not in self.on):
             return False
         if self.when is not None and self.when.evaluate(event) is not True:
             return False

@@ -48,6 +48,7 @@ class Engine:
         self.notes: list[str] = []
         self.opened: list[Slot] = []  # slots created by the current event
         self.closed: list[Slot] = []  # slots closed by the current event
+        self.rebound: list[Slot] = []  # slots an `end.keep` gave the terminal response's item
         self.ops = {
             "init": self._init, "set": self._set, "append": self._append, "open": self._open,
             "update": self._update, "close": self._close, "extend": self._extend,
@@ -378,6 +379,7 @@ class Engine:
             if 0 <= slot.position < len(fresh) and type(fresh[slot.position]) is dict:
                 slot.item = fresh[slot.position]
                 slot.pieces.clear()
+                self.rebound.append(slot)
         old.items = fresh
         for position in range(len(streamed), len(fresh)):  # items no event streamed
             if type(fresh[position]) is dict:

@@ -86,8 +86,9 @@ class Opening:
 class Framer:
     """The interface: ``feed(chunk) -> events``, ``end() -> events``.
 
-    An event past the size limit ends ``feed``'s events before it and sets :attr:`error`,
-    which the caller raises once it has handed out what came before.
+    An event past the size limit, or a byte that is not UTF-8, ends ``feed``'s events before
+    it and sets :attr:`error`, which the caller raises once it has handed out what came
+    before.
     """
 
     kind = ""
@@ -109,8 +110,10 @@ class Framer:
             try:
                 text = self._decoder.decode(data)
             except UnicodeDecodeError as exc:
-                raise FramingError(f"the stream is not UTF-8 ({exc.reason}) near byte"
-                                   f" {self._offset + exc.start}") from None
+                # The events before the bad byte are framed; the failure comes after them.
+                self.error = FramingError(f"the stream is not UTF-8 ({exc.reason}) near byte"
+                                          f" {self._offset + exc.start}")
+                text = bytes(exc.object[:exc.start]).decode("utf-8")
             self._offset += len(data)
         if not self._started and text:
             self._started = True

@@ -27,6 +27,18 @@ def _undecodable_call(update: StreamUpdate | None) -> bool:
             and update.call.arguments_undecodable)
 
 
+def _same(before: StreamUpdate, after: StreamUpdate | None) -> bool:
+    """The same update, as the stream's promise compares it (a call by its value)."""
+    if after is None or before.kind != after.kind or before.item_type != after.item_type:
+        return False
+    if before.call is not None or after.call is not None:
+        return before.call == after.call
+    if before.server_call is not None and after.server_call is not None:
+        old, new = before.server_call, after.server_call
+        return (old.type, old.id, old.name, old.status) == (new.type, new.id, new.name, new.status)
+    return True
+
+
 class Ready:
     """The held and deferred slots of one stream, and what each event releases."""
 
@@ -36,6 +48,7 @@ class Ready:
         self._held: dict[Path, list[Slot]] = {}  # closed, waiting for their policy
         self._deferred: list[Slot] = []  # released, but their undecodable call waits
         self.cut: set[int] = set()  # orders of slots cut at the sentinel: flagged incomplete
+        self.handed: dict[int, StreamUpdate] = {}  # what each released slot handed out
 
     def after_event(self, engine: Engine) -> list[StreamUpdate]:
         """What the event's closed and created slots release, in creation order."""
@@ -63,8 +76,18 @@ class Ready:
                 continue
             slot.released = True
             if update is not None:
+                self.handed[slot.order] = update
                 updates.append(update)
         return updates
+
+    def changed(self, slots: list[Slot]) -> Slot | None:
+        """The first slot already handed out whose item now reads differently (a terminal
+        response contradicting an item it streamed), or None."""
+        for slot in slots:
+            before = self.handed.get(slot.order)
+            if before is not None and not _same(before, self._classify(slot)):
+                return slot
+        return None
 
     def hold(self, slots: list[Slot]) -> None:
         """Hold slots closed by completion itself (a Chat call ends with its stream)."""
