@@ -92,6 +92,7 @@ class Accumulator:
         self._last_type: Any = None
         self._fixed: tuple[Any, ...] | None = None  # the reply's facts at completion
         self._plans: dict[Any, Plan] = {}
+        self._shapes: dict[str, bool] = {}  # the shape's verdict per value of its one field
 
     def _plan(self, stream: CompiledStream, event_type: Any) -> Plan:
         """The steps an event of this type runs (:func:`.compiled.plan_for`), bound here."""
@@ -193,93 +194,114 @@ class Accumulator:
         sentinel.
         """
         index = self._events
-        self._refuse_input(index)
-        try:
-            return self._feed(event, event_name, index)
-        except ToolwireError as error:
-            self._fail(error)
+        if self._failure is not None or self._closed:
+            self._refuse_input(index)
+        try:  # every failure is kept (§9.5): the except below stores it
+            if type(event) is not dict and self._is_sentinel(event):
+                return self._sentinel_seen(index)
+            if self._stopped:
+                raise MalformedStream(self.format, "an event after the stream's end sentinel"
+                                      f" {self._sentinel()!r}", index)
+            data = event if type(event) is dict else event_json(event, self.format, index)
+            self._events += 1
+            if self._stream is None:
+                self._sniff(data, index)
+            stream = self._stream
+            assert stream is not None
+            if stream.unwrap is not None:
+                data = self._unwrapped(stream.unwrap, data, index)
+            if stream.detect:
+                assert self._spec is not None
+                data = normalised_event(self._spec, data, index)
+            engine = self._engine
+            rule_name: str | None = None
+            try:
+                event_type = stream.event_type.evaluate(data) if stream.event_type else None
+                if event_type is None:
+                    event_type = event_name
+                self._last_type = event_type
+                error = stream.error
+                if error is not None and (error.on is None or (
+                        type(event_type) is str and event_type in error.on)) and (
+                        error.when is None or error.when.evaluate(data) is True):
+                    raise self._provider_error(stream, data, index)
+                for guard in stream.refuse:
+                    if guard.matches(data, event_type):
+                        raise UnsupportedStream(stream.format, guard.reason, index)
+                if stream.shape is not None:
+                    field = stream.shape_field
+                    value = data.get(field) if field is not None else None
+                    if not (type(value) is str and self._shapes.get(value) is True) and not (
+                            self._fits(stream, data)):
+                        self._not_mine(data, index)
+                was_complete = engine.complete
+                if engine.opened:
+                    engine.opened.clear()
+                if engine.closed:
+                    engine.closed.clear()
+                plan = self._plans.get(event_type if type(event_type) is str else None)
+                if plan is None:
+                    plan = self._plan(stream, event_type)
+                pick, buckets, steps = plan
+                if pick is not None:
+                    value = pick(data)
+                    if type(value) is str:
+                        steps = buckets.get(value, steps)
+                for name, when, each, run, op in steps:
+                    if when is not None and when(data) is not True:
+                        continue
+                    rule_name = name
+                    if each is None:
+                        run(op, data)
+                        continue
+                    fragments = each(data)
+                    if type(fragments) is list:
+                        for fragment in fragments:
+                            run(op, fragment)
+                    elif fragments is not None:
+                        run(op, fragments)
+                rule_name = None
+                if was_complete:
+                    self._keep_fixed(index)
+                    return ()
+                completing = engine.ended or (
+                    stream.complete is not None and engine.document is not None
+                    and stream.complete.evaluate(engine.document) is True)
+                if not (completing or engine.closed or engine.opened):
+                    return ()  # most events: a delta that makes nothing ready
+                assert self._ready is not None
+                updates = self._ready.after_event(engine)
+                if completing:
+                    updates.extend(self._complete(stream, at_sentinel=False))
+                return tuple(updates)
+            except (Broken, PathError) as exc:
+                raise MalformedStream(stream.format, str(exc), index, rule_name) from None
+            except ToolwireError:
+                raise
+            except ValueError as exc:
+                reason = f"an expression of the stream rules failed: {exc}"
+                raise MalformedStream(stream.format, reason, index, rule_name) from None
+        except ToolwireError as failure:
+            self._fail(failure)
             raise
 
-    def _feed(self, event: Any, event_name: str | None,
-              index: int) -> tuple[StreamUpdate, ...]:
-        if type(event) is not dict and self._is_sentinel(event):
-            return self._sentinel_seen(index)
-        if self._stopped:
-            raise MalformedStream(self.format, "an event after the stream's end sentinel"
-                                  f" {self._sentinel()!r}", index)
-        data = event if type(event) is dict else event_json(event, self.format, index)
-        self._events += 1
-        if self._stream is None:
-            self._sniff(data, index)
-        stream = self._stream
-        assert stream is not None
-        if stream.unwrap is not None:
-            data = self._unwrapped(stream.unwrap, data, index)
-        if stream.detect:
-            assert self._spec is not None
-            data = normalised_event(self._spec, data, index)
-        engine = self._engine
-        rule_name: str | None = None
-        try:
-            event_type = stream.event_type.evaluate(data) if stream.event_type else None
-            if event_type is None:
-                event_type = event_name
-            self._last_type = event_type
-            error = stream.error
-            if error is not None and error.matches(data, event_type):
-                raise self._provider_error(stream, data, index)
-            for guard in stream.refuse:
-                if guard.matches(data, event_type):
-                    raise UnsupportedStream(stream.format, guard.reason, index)
-            if stream.shape is not None and stream.shape.evaluate(data) is not True:
-                self._not_mine(data, index)
-            was_complete = engine.complete
-            if engine.opened:
-                engine.opened.clear()
-            if engine.closed:
-                engine.closed.clear()
-            plan = self._plans.get(event_type if type(event_type) is str else None)
-            if plan is None:
-                plan = self._plan(stream, event_type)
-            pick, buckets, steps = plan
-            if pick is not None:
-                value = pick(data)
-                if type(value) is str:
-                    steps = buckets.get(value, steps)
-            for name, when, each, run, op in steps:
-                if when is not None and when(data) is not True:
-                    continue
-                rule_name = name
-                if each is None:
-                    run(op, data)
-                    continue
-                fragments = each(data)
-                if type(fragments) is list:
-                    for fragment in fragments:
-                        run(op, fragment)
-                elif fragments is not None:
-                    run(op, fragments)
-            rule_name = None
-            if was_complete:
-                self._keep_fixed(index)
-                return ()
-            completing = engine.ended or (
-                stream.complete is not None and engine.document is not None
-                and stream.complete.evaluate(engine.document) is True)
-            if not (completing or engine.closed or engine.opened):
-                return ()  # most events: a delta that makes nothing ready
-            assert self._ready is not None
-            updates = self._ready.after_event(engine)
-            if completing:
-                updates.extend(self._complete(stream, at_sentinel=False))
-            return tuple(updates)
-        except (Broken, PathError) as exc:
-            raise MalformedStream(stream.format, str(exc), index, rule_name) from None
-        except ToolwireError:
-            raise
-        except ValueError as exc:
-            reason = f"an expression of the stream rules failed: {exc}"
-            raise MalformedStream(stream.format, reason, index, rule_name) from None
+    def _fits(self, stream: CompiledStream, data: dict[str, Any]) -> bool:
+        """Whether ``stream.shape`` holds on the event (remembered per value of the one
+        field it reads, where it reads one: :class:`.compiled.CompiledStream`)."""
+        shape = stream.shape
+        assert shape is not None
+        field = stream.shape_field
+        if field is None:
+            return shape.evaluate(data) is True
+        value = data.get(field)
+        if type(value) is not str:
+            return shape.evaluate(data) is True
+        known = self._shapes.get(value)
+        if known is None:
+            known = shape.evaluate(data) is True
+            if len(self._shapes) < 64:  # a stream of ever new types is checked each time
+                self._shapes[value] = known
+        return known
 
     def _not_mine(self, data: dict[str, Any], index: int) -> NoReturn:
         """Refuse an event the format's ``stream.shape`` does not describe (§9.14)."""

@@ -154,8 +154,12 @@ class CompiledStream:
         self.sentinel: str | None = data.get("sentinel")
         # The sentinel completes a stream that never sent its finish (§9.6).
         self.sentinel_completes = data.get("sentinel_completes") is True
-        # What every event of the format looks like (§9.5 step 7, §9.14).
+        # What every event of the format looks like (§9.5 step 7, §9.14). Where the shape
+        # reads one top-level field only (Anthropic's, Responses' and Cohere's read `type`),
+        # its verdict is a function of that field's value, remembered per value: the check
+        # then costs a dict lookup per event instead of an expression with function calls.
         self.shape = _expr(data, "shape")
+        self.shape_field = _only_field(self.shape.ast) if self.shape is not None else None
         self.ready: str = data["ready"]
         # Events written with an SDK's own keys are renamed as read() renames a reply (§5).
         self.detect = spec.normalize is not None and spec.normalize.detect is not None
@@ -225,6 +229,25 @@ def plan_for(rules: tuple[Rule, ...]) -> tuple[
         for value in {v for _, v in cases}
     }
     return compile_expression(path).evaluate, buckets, default
+
+
+def _only_field(ast: Any) -> str | None:
+    """The one field name an expression reads, if it reads no other and never the current
+    node itself (``@``, a projection's element): then its value decides the result."""
+    names: set[Any] = set()
+    stack = [ast]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        kind = node.get("type")
+        if kind in ("current", "identity"):
+            return None
+        if kind == "field":
+            names.add(node.get("value"))
+        if kind != "literal":
+            stack.extend(node.get("children") or ())
+    return next(iter(names)) if len(names) == 1 and isinstance(next(iter(names)), str) else None
 
 
 def _is_path(text: str) -> bool:

@@ -152,6 +152,9 @@ class SlotList:
 
     def by_key(self, key: Any) -> Slot | None:
         """The latest slot with this key (keys compare as JSON values: 1 is not true)."""
+        kind = type(key)
+        if kind is int or kind is str:  # the common keys, without a call
+            return self.keyed.get((kind, key))
         return self.keyed.get(_tagged(key))
 
 
