@@ -124,15 +124,19 @@ class SlotList:
 
     def match(self, key: Any, call_id: Any) -> Slot | None:
         """The slot a fragment belongs to, or None for a new one (the rule above)."""
+        named = call_id is not None and call_id != ""
         if key is not None:
-            if not blank(call_id):
+            if named:
                 both = self.by_pair.get((_tagged(key), _tagged(call_id)))
                 if both is not None:
                     return both
                 keyed = self.by_key(key)
                 return keyed if keyed is not None and blank(keyed.id) else None
-            return self.by_key(key)
-        if not blank(call_id):
+            kind = type(key)
+            if kind is int or kind is str:  # the common keys, without a call
+                return self.keyed.get((kind, key))
+            return self.keyed.get(_tagged(key))
+        if named:
             return self.by_id.get(_tagged(call_id))
         return self.slots[-1] if self.slots else None
 
