@@ -228,7 +228,11 @@ class Accumulator:
                 for guard in stream.refuse:
                     if guard.matches(data, event_type):
                         raise UnsupportedStream(stream.format, guard.reason, index)
-                if stream.shape is not None:
+                plan = self._plans.get(event_type if type(event_type) is str else None)
+                # A plan exists for a type only once an event of it fitted the shape: where the
+                # shape reads the type alone, that settles it (CompiledStream.shape_by_type).
+                if stream.shape is not None and not (
+                        plan is not None and stream.shape_by_type and type(event_type) is str):
                     field = stream.shape_field
                     value = data.get(field) if field is not None else None
                     if not (type(value) is str and self._shapes.get(value) is True) and not (
@@ -239,7 +243,6 @@ class Accumulator:
                     engine.opened.clear()
                 if engine.closed:
                     engine.closed.clear()
-                plan = self._plans.get(event_type if type(event_type) is str else None)
                 if plan is None:
                     plan = self._plan(stream, event_type)
                 pick, buckets, steps = plan

@@ -160,10 +160,13 @@ class CompiledStream:
         # then costs a dict lookup per event instead of an expression with function calls.
         self.shape = _expr(data, "shape")
         self.shape_field = _only_field(self.shape.ast) if self.shape is not None else None
+        self.event_type = _expr(data, "event_type")
+        # The shape reads only the field that is the event's type: one verdict per type.
+        self.shape_by_type = (self.shape_field is not None and self.event_type is not None
+                              and self.event_type.source == self.shape_field)
         self.ready: str = data["ready"]
         # Events written with an SDK's own keys are renamed as read() renames a reply (§5).
         self.detect = spec.normalize is not None and spec.normalize.detect is not None
-        self.event_type = _expr(data, "event_type")
         unwrap = data.get("unwrap")
         self.unwrap: tuple[Expression, Expression] | None = (
             (compile_expression(unwrap["when"]), compile_expression(unwrap["value"]))
