@@ -22,16 +22,16 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ...errors import ToolwireError, UnknownFormat
 from ...expression import Expression
 from ...reply import Reply
-from ...toolcall import ToolCall, copy_json
-from .. import interpreter
+from ...toolcall import copy_json
 from .compiled import CompiledStream, Rule, compiled_stream, plan_for
-from .docpath import PathError, get, put, show
+from .docpath import PathError, show
 from .engine import Broken, Engine
 from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
 from .events import event_json, normalised_event
 from .framing import MAX_EVENT_SIZE, Framer, FramingError, Opening, framer_for
 from .identify import finished_reply, sniff_expression, sniff_order, what_it_is
 from .ready import Ready
+from .replies import build, facts
 from .slots import Slot
 from .updates import StreamUpdate, classify
 
@@ -471,31 +471,16 @@ class Accumulator:
         updates = ready.at_completion(engine, truncated, at_sentinel)
         updates.append(StreamUpdate("finished", finish_reason=finish if type(finish) is str
                                     else None, truncated=truncated))
-        self._fixed = self._facts()
+        self._fixed = facts(spec, engine)
         return updates
-
-    def _facts(self) -> tuple[Any, ...]:
-        """What the reply says beyond its items: finish reason, truncation, text."""
-        from ..content import assistant_text
-
-        spec = self._spec
-        assert spec is not None
-        self._engine.flush()
-        doc = self._engine.document
-        truncated = spec.truncated is not None and spec.truncated.evaluate(doc) is True
-        finish = spec.finish_reason.evaluate(doc) if spec.finish_reason is not None else None
-        try:
-            text = assistant_text(spec, doc)
-        except ToolwireError as exc:
-            raise ValueError(str(exc)) from None
-        return (finish, truncated, text)
 
     def _keep_fixed(self, index: int) -> None:
         """An event after completion may add what the reply does not read, nothing else."""
-        facts = self._facts()
-        if facts != self._fixed:
+        assert self._spec is not None
+        now = facts(self._spec, self._engine)
+        if now != self._fixed:
             changed = [name for name, old, new in zip(
-                ("finish_reason", "truncated", "text"), self._fixed or (), facts, strict=True)
+                ("finish_reason", "truncated", "text"), self._fixed or (), now, strict=True)
                 if old != new]
             raise Broken(f"an event after the stream completed changes the reply's"
                          f" {' and '.join(changed)}")
@@ -559,55 +544,10 @@ class Accumulator:
         return checked
 
     def _build(self) -> Reply:
-        """``read()`` on the document; every call whose item is open (never closed) or was
-        cut at the sentinel flagged ``incomplete``, its item finalized as its close would."""
-        spec = self._spec
-        assert spec is not None
-        engine = self._engine
-        engine.flush()
-        if engine.document is None:
-            return Reply(format=spec.format, calls=())
+        """The reply as it stands (:func:`.replies.build`)."""
+        assert self._spec is not None and self._stream is not None
         cut = self._ready.cut if self._ready is not None else set()
-        flagged = [slot for slot in engine.slots if not slot.closed or slot.order in cut]
-        if not flagged:
-            return interpreter.read(spec, engine.document, self._strict)
-        stream = self._stream
-        assert stream is not None
-        document: dict[str, Any] = copy_json(engine.document)
-        unfinished: set[int] = set()
-        for slot in flagged:
-            holder = get(document, slot.list_path)
-            item = holder if slot.position < 0 else (
-                holder[slot.position] if type(holder) is list
-                and slot.position < len(holder) else None)
-            if type(item) is not dict:
-                continue
-            if not slot.closed:
-                scope = {"item": item, "buf": slot.buffered()}
-                for path, expression in stream.finalize_of.get(slot.list_path, ()):
-                    value = expression.evaluate(scope)
-                    if value is not None:
-                        put(item, path, copy_json(value))
-            unfinished.add(id(item))
-        reply = interpreter.read(spec, document, self._strict)
-        calls: list[ToolCall] = []
-        pending = iter(reply.calls)
-        for item in interpreter.locate(spec, document, self._strict):
-            if interpreter.from_item(spec, item) is None:
-                continue
-            call = next(pending)
-            calls.append(call.replace(incomplete=True) if id(item) in unfinished else call)
-        calls.extend(pending)
-        return _with_calls(reply, tuple(calls))
-
-
-def _with_calls(reply: Reply, calls: tuple[ToolCall, ...]) -> Reply:
-    from ..._record import setfield
-
-    copy_ = object.__new__(Reply)
-    for name in Reply._fields:
-        setfield(copy_, name, calls if name == "calls" else getattr(reply, name))
-    return copy_
+        return build(self._spec, self._stream, self._engine, cut, self._strict)
 
 
 def read_stream(
