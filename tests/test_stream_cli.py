@@ -226,3 +226,16 @@ def test_json_lines_of_replies_still_hint_jsonl(
     assert main(["sniff", str(path)], out=io.StringIO()) == 1
     err = capsys.readouterr().err
     assert "--jsonl" in err and "--stream" not in err
+
+
+def test_a_finished_reply_given_as_a_stream_says_to_drop_stream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "reply.json"
+    path.write_text(json.dumps({"object": "chat.completion", "choices": [{"index": 0,
+                    "finish_reason": "stop", "message": {"role": "assistant", "content": "Hi"}}]}),
+                    encoding="utf-8")
+    assert main(["extract", "--stream", str(path)], out=io.StringIO()) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: malformed_stream: ")
+    assert "finished openai reply" in err[0] and "without --stream" in err[0]

@@ -112,7 +112,9 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
         # when the format is given (and for extract --tools without --stream).
         where = f"input: {exc.code}: --tools {args.tools}" if exc.code == "invalid_tools" else (
             exc.code)
-        print(f"toolwire: {where}: {exc}", file=sys.stderr)
+        hint = " (without --stream, toolwire extract reads it)" if getattr(
+            exc, "finished_reply", False) else ""
+        print(f"toolwire: {where}: {exc}{hint}", file=sys.stderr)
         return 1
     if not follow:
         out.write(json.dumps(reply.to_dict(), indent=2, ensure_ascii=False) + "\n")
