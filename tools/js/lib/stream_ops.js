@@ -35,15 +35,17 @@ export const operationMethods = {
     if (slot.key !== null) index.byPair.set(`${tag(slot.key)}|${tag(slot.id)}`, slot);
   },
 
-  // A new slot: in the slot table, its list's index, and the event's created slots.
-  addSlot(list, pos, key, id, open) {
+  // A new slot: in the slot table, its list's index, and the event's created slots (§9.6
+  // hold_last: those an open, an update creating or an extend made; an init's and an end's
+  // items are closed ones only).
+  addSlot(list, pos, key, id, open, created = true) {
     const slot = { list, pos, key, id: blank(id) ? null : id, open, released: false, buffers: {}, pending: {}, sizes: {}, order: this.slots.length, at: null };
     this.slots.push(slot);
     const index = this.listIndex(list);
     index.slots.push(slot);
     if (key !== null) index.keyed.set(tag(key), slot);
     this.named(slot);
-    if (this.opened) this.opened.push(slot);
+    if (created && this.opened) this.opened.push(slot);
     if (!open && this.closedNow) this.closedNow.push(slot);
     return slot;
   },
@@ -59,7 +61,7 @@ export const operationMethods = {
     this.document = copy(value); this.identity = identity;
     for (const list of op.slots) {
       const items = getPath(this.document, list);
-      if (Array.isArray(items)) items.forEach((item, pos) => this.addSlot(list, pos, pos, null, false));
+      if (Array.isArray(items)) items.forEach((item, pos) => this.addSlot(list, pos, pos, null, false, false));
     }
   },
 
@@ -300,7 +302,7 @@ export const operationMethods = {
           this.note = `the terminal ${op.keep} was empty: the streamed items were kept`;
         } else if (Array.isArray(now)) {
           this.rebound = mine.filter((s) => s.pos < now.length); // the terminal items replace them
-          for (let pos = mine.length; pos < now.length; pos++) this.addSlot(op.keep, pos, pos, null, false);
+          for (let pos = mine.length; pos < now.length; pos++) this.addSlot(op.keep, pos, pos, null, false, false);
         }
       }
     }
