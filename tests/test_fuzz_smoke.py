@@ -24,7 +24,7 @@ import pytest
 import toolwire
 
 FUZZ = Path(__file__).resolve().parent.parent / "tools" / "fuzz"
-HARNESSES = ("read", "extract_sniff", "text", "spec_loader", "tools")
+HARNESSES = ("read", "extract_sniff", "text", "spec_loader", "tools", "stream_framing")
 SECONDS = 5
 
 
@@ -53,6 +53,8 @@ def harness(name: str) -> Any:
         module.RESPONSES.extend(module.sample_responses())
     if name == "tools" and not module.CHOICES:
         module.CHOICES.extend(module.tool_choices(toolwire))
+    elif name == "stream_framing" and not module.FORMATS:
+        module.FORMATS.extend(module.stream_formats(toolwire))
     return module
 
 

@@ -77,13 +77,27 @@ def test_an_unsniffable_first_event_is_an_unknown_format() -> None:
         toolwire.Accumulator().feed({"hello": "world"})
 
 
-def test_the_sse_event_name_types_an_event_without_a_type() -> None:
+def test_the_sse_event_name_types_an_event_without_a_type(tmp_path: Path) -> None:
+    # Anthropic's own shape wants the JSON `type`; a dialect that accepts untyped events
+    # shows the SSE `event:` name typing them (§9.5 step 4).
+    (tmp_path / "named.yaml").write_text(
+        "spec_version: 1\nformat: named\nextends: anthropic\ntitle: Named\n"
+        "doc_ref: https://example.invalid\nstream:\n  shape: \"type(@) == 'object'\"\n",
+        encoding="utf-8")
     data = (b"event: message_start\ndata: {\"message\": {\"id\": \"m\", \"content\": []}}\n\n"
             b"event: message_stop\ndata: {}\n\n")
-    acc = toolwire.Accumulator("anthropic")
+    acc = toolwire.Accumulator("named", registry=toolwire.Registry.from_paths(tmp_path))
     acc.feed_bytes(data)
     assert acc.complete
     assert acc.reply().calls == ()
+
+
+def test_an_untyped_anthropic_event_is_not_an_anthropic_event() -> None:
+    acc = toolwire.Accumulator("anthropic")
+    with pytest.raises(toolwire.MalformedStream) as caught:
+        acc.feed_bytes(b"event: message_start\ndata: {\"message\": {\"id\": \"m\"},"
+                       b" \"index\": 0}\n\n")
+    assert caught.value.looks_like is None and not caught.value.finished_reply
 
 
 def test_a_stream_error_carries_the_partial_reply_and_provider_code() -> None:

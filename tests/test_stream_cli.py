@@ -140,3 +140,102 @@ def test_stream_with_a_bad_tool_list_is_one_line_naming_the_file(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("toolwire: input: invalid_tools: ")
     assert f"--tools {tools}" in err[0]
+
+
+def _cut(tmp_path: Path) -> str:
+    path = tmp_path / "cut.sse"
+    path.write_text(SSE.split("data: [DONE]")[0].rsplit("data:", 1)[0], encoding="utf-8")
+    return str(path)
+
+
+def test_a_cut_stream_names_the_command_lines_allow_incomplete(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["extract", "--stream", _cut(tmp_path)], out=io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert "--allow-incomplete" in err and "reply(allow_incomplete" not in err
+
+
+def test_allow_incomplete_prints_the_partial_reply_with_its_calls_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = io.StringIO()
+    assert main(["extract", "--stream", "--allow-incomplete", _cut(tmp_path)], out=out) == 0
+    calls = json.loads(out.getvalue())["calls"]
+    assert [(c["id"], c["incomplete"], c["fate"]) for c in calls] == [
+        ("call_a", True, "dropped"), ("call_b", True, "dropped")]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: incomplete_stream: ")
+
+
+def test_allow_incomplete_without_stream_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["extract", "--allow-incomplete", _cut(tmp_path)], out=io.StringIO()) == 2
+    assert capsys.readouterr().err.startswith("toolwire: usage: --allow-incomplete")
+
+
+_CALL_THEN_ERROR = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in [
+    {"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant",
+                                          "content": [], "stop_reason": None}},
+    {"type": "content_block_start", "index": 0,
+     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}},
+    {"type": "content_block_delta", "index": 0,
+     "delta": {"type": "input_json_delta", "partial_json": '{"a": "x"}'}},
+    {"type": "content_block_stop", "index": 0},
+    {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+    {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+])
+
+
+def test_follow_prints_a_call_complete_before_an_in_band_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "error.sse"
+    path.write_text(_CALL_THEN_ERROR, encoding="utf-8")  # one chunk holds the call and the error
+    out = io.StringIO()
+    assert main(["extract", "--follow", str(path)], out=out) == 1
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(u["kind"], u["call"]["id"]) for u in lines] == [("call", "toolu_1")]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: stream_error: ")
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    (SSE, "an openai stream (SSE)"),
+    ("".join(json.dumps(c) + "\n" for c in CHUNKS), "an openai stream (JSON lines of events)"),
+    ("event: ping\ndata: {}\n\n", "a stream (SSE)"),
+], ids=["sse", "json-lines", "unknown-sse"])
+@pytest.mark.parametrize("command", ["sniff", "extract"])
+def test_a_stream_given_as_a_reply_hints_stream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, named: str, command: str,
+) -> None:
+    path = tmp_path / "stream.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main([command, str(path)], out=io.StringIO()) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert f"it looks like {named}: read it with toolwire extract --stream" in err[0]
+
+
+def test_json_lines_of_replies_still_hint_jsonl(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "replies.jsonl"
+    path.write_text('{"a": 1}\n{"b": 2}\n', encoding="utf-8")
+    assert main(["sniff", str(path)], out=io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert "--jsonl" in err and "--stream" not in err
+
+
+def test_a_finished_reply_given_as_a_stream_says_to_drop_stream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "reply.json"
+    path.write_text(json.dumps({"object": "chat.completion", "choices": [{"index": 0,
+                    "finish_reason": "stop", "message": {"role": "assistant", "content": "Hi"}}]}),
+                    encoding="utf-8")
+    assert main(["extract", "--stream", str(path)], out=io.StringIO()) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: malformed_stream: ")
+    assert "finished openai reply" in err[0] and "without --stream" in err[0]

@@ -65,6 +65,9 @@ def test_stream_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
         assert caught.value.code == expected_error["code"]
         if "error_code" in expected_error:
             assert caught.value.error_code == expected_error["error_code"]
+        for key in ("looks_like", "finished_reply"):  # what a refused event is (§9.14)
+            if key in expected_error:
+                assert getattr(caught.value, key) == expected_error[key]
         if test.get("allow_incomplete"):
             _compare_reply(acc.reply(allow_incomplete=True), expect)
         return

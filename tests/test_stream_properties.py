@@ -38,11 +38,14 @@ def test_no_cut_point_hands_out_or_shows_a_repaired_call(
     fmt = case.data["format"]
     full = _full_calls(fmt, test)
     events = events_of(test)
+    _, whole, _ = run(fmt, test)
+    handed = [u.call for u in whole if u.kind == "call"]  # a refused stream's, before it failed
     for cut in range(len(events) + 1):
         acc, updates, error = run(fmt, test, events=events[:cut])
-        for update in updates:
-            if update.kind == "call":
-                assert full is not None and update.call in full, (cut, update.call)
+        early = [u.call for u in updates if u.kind == "call"]
+        assert early == handed[:len(early)], (cut, early)
+        for call in early:
+            assert full is None or call in full, (cut, call)
         if error is not None or full is None:
             continue
         try:

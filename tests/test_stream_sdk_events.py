@@ -107,7 +107,7 @@ def _events(test: dict[str, Any]) -> list[Any]:
     from toolwire.wire.stream.framing import framer_for
 
     text = test["sse"]
-    framer = framer_for(text.lstrip("\ufeff \t\r\n")[:1])
+    framer = framer_for(text.lstrip("\ufeff \t\r\n")[:1].encode("utf-8"))
     if framer is None:
         pytest.skip("the case's bytes are refused before any event is framed: no event for"
                     " an SDK to build")

@@ -41,6 +41,7 @@ def import_instrumented() -> Any:
         import toolwire.spec.strict_yaml
         import toolwire.spec.wirespec
         import toolwire.wire.interpreter
+        import toolwire.wire.stream  # imported on first use otherwise: never instrumented
 
         with contextlib.suppress(ImportError):  # the text formats, once they exist
             import toolwire.text

@@ -174,7 +174,24 @@ def tool_seeds(choices: list[str], schemas_choice: str) -> Iterator[bytes]:
         yield bytes([choices.index(schemas_choice)]) + _compact(body)
 
 
+def streams() -> Iterator[tuple[str | None, bytes]]:
+    """(format or None, raw bytes) of every stream case: its SSE text, its events as SSE
+    and as JSON lines."""
+    for _, case in _cases():
+        if case.get("kind") != "stream":
+            continue
+        for test in case.get("tests", []):
+            if isinstance(test.get("sse"), str):
+                yield case.get("format"), test["sse"].encode("utf-8")
+            events = [e for e in test.get("events") or () if isinstance(e, dict)]
+            if events:
+                yield case.get("format"), b"".join(b"data: " + _compact(e) + b"\n\n"
+                                                   for e in events)
+                yield case.get("format"), b"".join(_compact(e) + b"\n" for e in events)
+
+
 def main(out: Path) -> None:
+    import fuzz_stream_framing
     import fuzz_text
     import fuzz_tools
 
@@ -209,6 +226,13 @@ def main(out: Path) -> None:
     counts["text"] = _write(out / "text", text_seeds, text_tokens)
     seeds = tool_seeds(fuzz_tools.tool_choices(toolwire), fuzz_tools.FROM_SCHEMAS)
     counts["tools"] = _write(out / "tools", seeds, JSON_TOKENS + TOOL_TOKENS + sorted(words))
+    stream_formats = fuzz_stream_framing.stream_formats(toolwire)
+    stream_seeds = [bytes([stream_formats.index(fmt), 7]) + data
+                    for fmt, data in streams() if fmt in stream_formats]
+    stream_tokens = ["data: ", "data:", "event: ", ": keep-alive", "\n\n", "\r\n", "\r",
+                     "[DONE]", "id: 1", "retry: 10", "\ufeff", "\xff", *JSON_TOKENS]
+    counts["stream_framing"] = _write(out / "stream_framing", stream_seeds,
+                                      stream_tokens + sorted(words))
     for name, count in counts.items():
         print(f"{name}: {count} seeds", file=sys.stderr)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Run every fuzz harness, each for SECONDS, one after the other (bounded: total ≈ 4 × SECONDS).
+# Run every fuzz harness, each for SECONDS, one after the other (bounded: total ≈ 6 × SECONDS).
 #
 #   tools/fuzz/run.sh SECONDS [HARNESS...]     HARNESS: read extract_sniff text spec_loader tools
+#                                              stream_framing
 #
 # Seeds come from the conformance suite (make_corpus.py) into a work folder that keeps the
 # grown corpus between runs: FUZZ_WORKDIR, default tools/fuzz/corpus-work/ (git-ignored).
@@ -10,16 +11,17 @@
 # Needs atheris (pip install atheris; wheels for Linux x86_64). PYTHON picks the interpreter.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-seconds="${1:?usage: run.sh SECONDS [read|extract_sniff|text|spec_loader|tools ...]}"
+seconds="${1:?usage: run.sh SECONDS [read|extract_sniff|text|spec_loader|tools|stream_framing ...]}"
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(read extract_sniff text spec_loader tools)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(read extract_sniff text spec_loader tools stream_framing)
 python="${PYTHON:-python3}"
 work="${FUZZ_WORKDIR:-$here/corpus-work}"
 mkdir -p "$work"
 "$python" "$here/make_corpus.py" "$work/seeds" || exit 1
 
-declare -A max_len=([read]=4096 [extract_sniff]=4096 [text]=8192 [spec_loader]=12288 [tools]=8192)
+declare -A max_len=([read]=4096 [extract_sniff]=4096 [text]=8192 [spec_loader]=12288 [tools]=8192
+                  [stream_framing]=8192)
 status=0
 for name in "${harnesses[@]}"; do
     [ -n "${max_len[$name]:-}" ] || { echo "run.sh: unknown harness $name" >&2; exit 2; }

@@ -166,6 +166,8 @@ def _stream(spec: WireSpec) -> str:
     parts = [f"{stream['framing']}, ready {_code(stream['ready'])}"]
     if "sentinel" in stream:
         parts.append(f"sentinel {_code(stream['sentinel'])}")
+    if stream.get("sentinel_completes") is True:
+        ends.append("the sentinel")
     parts.append(f"ends on {' or '.join(ends) or 'nothing'}")
     if "sniff" in stream:
         parts.append(f"first event {_code(stream['sniff']['when'])}")

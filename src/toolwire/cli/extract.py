@@ -110,6 +110,8 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
         from . import stream
 
         return stream.run(args, registry, out)
+    if getattr(args, "allow_incomplete", False):
+        raise UsageError("--allow-incomplete goes with --stream (a stream cut short)")
     if args.text is not None:
         return _run_text(args, registry, out)
     in_content = getattr(args, "text_in_content", None) is not None

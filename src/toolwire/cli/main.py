@@ -48,7 +48,7 @@ def _plain_extract(argv: Sequence[str]) -> argparse.Namespace | None:
     args: dict[str, Any] = {
         "command": "extract", "file": None, "format": None, "example": None, "text": None,
         "param": [], "jsonl": False, "strict": False, "lenient": False,
-        "text_in_content": None, "stream": False, "follow": False,
+        "text_in_content": None, "stream": False, "follow": False, "allow_incomplete": False,
         "tools": None, "choice": None, "response_template": None,
     }
     seen: set[str] = set()

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-__all__ = ["parse_reply", "reply_lines"]
+__all__ = ["parse_reply", "reply_lines", "stream_hint"]
 
 _BOM = "\ufeff"
 
@@ -49,7 +49,8 @@ def parse_reply(text: str, origin: str) -> dict[str, Any]:
         data = loads_strict(text)
     except ValueError as exc:
         several = getattr(exc, "code", None) == "trailing-text" or str(exc) == "Extra data"
-        hint = "; one reply per line? read them with --jsonl" if several else ""
+        hint = stream_hint(text) or (
+            "; one reply per line? read them with --jsonl" if several else "")
         raise MalformedResponse(
             None, f"{origin} is not JSON: {exc}{_position(text)}{hint}"
         ) from None
@@ -58,6 +59,38 @@ def parse_reply(text: str, origin: str) -> dict[str, Any]:
                                             }.get(type(data), "a number")
         raise MalformedResponse(None, f"{origin} is {kind}, not a JSON object (a reply)")
     return data
+
+
+def stream_hint(text: str) -> str:
+    """``; it looks like an openai stream (SSE): …--stream`` where ``text`` is a stream's
+    SSE text or JSON lines of stream events, else ``""`` (specs/README.md §9.9, §9.10)."""
+    body = text.lstrip()
+    if not body:
+        return ""
+    if body[0] in "deir:":
+        payload = next((line[5:].strip() for line in body.splitlines()[:64]
+                        if line.startswith("data:")), None)
+        if payload is None:
+            return ""
+        kind = "SSE"
+    elif body[0] == "{":
+        payload, kind = body.split("\n", 1)[0], "JSON lines of events"
+    else:
+        return ""
+    try:
+        event = loads_strict(payload)
+    except ValueError:
+        event = None
+    fmt = None
+    if isinstance(event, dict):
+        from ..registry import Registry
+        from ..wire.stream.identify import stream_format
+
+        fmt = stream_format(Registry.default(), event)
+    if fmt is None and kind != "SSE":
+        return ""  # JSON lines that are not events: replies, one per line
+    named = f"{'an' if fmt[:1] in 'aeiou' else 'a'} {fmt} stream" if fmt else "a stream"
+    return f"; it looks like {named} ({kind}): read it with toolwire extract --stream"
 
 
 def reply_lines(text: str, origin: str) -> Iterator[tuple[int, dict[str, Any] | MalformedResponse]]:

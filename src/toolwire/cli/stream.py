@@ -7,6 +7,9 @@ is printed once the stream ends, exactly as ``extract`` prints a full response's
 ``--tools REQUEST`` every call is checked against the request's tools as it becomes ready:
 a ``--follow`` line then carries the call's flags (``unknown_tool``, ``arguments_invalid``
 with ``arguments_errors``) and its fate (``rejected``), and the Reply's calls are checked too.
+A stream cut short (or failed by the provider) is an error; with ``--allow-incomplete`` its
+partial Reply is printed instead, every unfinished call flagged ``incomplete`` (never
+runnable), and the problem is one line on standard error.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the input is a stream: SSE text or JSON lines of events")
     parser.add_argument("--follow", action="store_true",
                         help="with --stream: print each ready call (JSON line) as it arrives")
+    parser.add_argument("--allow-incomplete", action="store_true",
+                        help="with --stream: print the partial reply of a stream cut short or"
+                             " failed by the provider (unfinished calls flagged incomplete)")
 
 
 def wants_stream(args: argparse.Namespace) -> bool:
@@ -50,7 +56,7 @@ def _chunks(handle: BinaryIO) -> Any:
 def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Accumulate the input; print the Reply (or, with --follow, each update); exit code."""
     from ..errors import ToolwireError
-    from ..wire.stream import Accumulator
+    from ..wire.stream import Accumulator, IncompleteStream, StreamError
     from .common import UsageError
     from .names import wire_format
 
@@ -67,6 +73,7 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     tools = _tools(args, registry, fmt)
     acc = Accumulator(fmt, strict=strict, registry=registry, tools=tools)
     follow = bool(args.follow)
+    allow = bool(getattr(args, "allow_incomplete", False))
     try:
         handle: BinaryIO
         if args.file in (None, "-"):
@@ -81,7 +88,7 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
             close = True
         try:
             for chunk in _chunks(handle):
-                updates = acc.feed_bytes(chunk)
+                updates = acc.feed_bytes(chunk)  # updates before a failure come first
                 if follow:
                     _lines(updates, out)
             updates = acc.close()
@@ -91,16 +98,38 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
             if close:
                 handle.close()
         reply = acc.reply()
+    except (IncompleteStream, StreamError) as exc:
+        if not allow:
+            print(f"toolwire: {exc.code}: {_advice(exc)}", file=sys.stderr)
+            return 1
+        done = ("its unfinished calls were never printed" if follow else
+                "printing the partial reply: its unfinished calls are flagged incomplete")
+        print(f"toolwire: {exc.code}: {_summary(exc)}; --allow-incomplete: {done}",
+              file=sys.stderr)
+        reply = acc.reply(allow_incomplete=True)
     except ToolwireError as exc:
         # A bad tool list met at a sniffed stream's first event: the input error it is
         # when the format is given (and for extract --tools without --stream).
         where = f"input: {exc.code}: --tools {args.tools}" if exc.code == "invalid_tools" else (
             exc.code)
-        print(f"toolwire: {where}: {exc}", file=sys.stderr)
+        hint = " (without --stream, toolwire extract reads it)" if getattr(
+            exc, "finished_reply", False) else ""
+        print(f"toolwire: {where}: {exc}{hint}", file=sys.stderr)
         return 1
     if not follow:
         out.write(json.dumps(reply.to_dict(), indent=2, ensure_ascii=False) + "\n")
     return 0
+
+
+def _summary(exc: Any) -> str:
+    """What went wrong, without the Python API's advice."""
+    return str(getattr(exc, "summary", None) or exc)
+
+
+def _advice(exc: Any) -> str:
+    """The error with the command line's way to see the partial reply."""
+    return (f"{_summary(exc)}; add --allow-incomplete to print the partial reply, whose"
+            " unfinished calls are flagged incomplete")
 
 
 def _tools(args: argparse.Namespace, registry: Registry, fmt: str | None) -> Any:

@@ -18,7 +18,7 @@ __all__ = ["BOOLEAN_FUNCTIONS", "PREDICATE_POINTER", "can_be_boolean", "predicat
 PREDICATE_POINTER: Final = re.compile(
     r"^/(?:truncated|sniff/when|shape/when|error/when|failed_calls/\d+/when|normalize/detect"
     r"|(?:calls|server_side|ignore|refuse)/\d+/when|items/\d+/nested/\d+/when"
-    r"|stream/(?:event|complete|sniff/when|error/when|refuse/\d+/when|rules/\d+/when))$"
+    r"|stream/(?:event|shape|complete|sniff/when|error/when|refuse/\d+/when|rules/\d+/when))$"
 )
 """The JSON pointers of a wire spec whose expression is a predicate."""
 

@@ -38,7 +38,8 @@ _OP_EXPRESSIONS: Final = {
     "extend": ("value",),
     "end": ("value",),
 }
-_FIELD_MAPS: Final = {"update": ("first", "append", "set", "buffer"), "close": ("finalize",)}
+_FIELD_MAPS: Final = {"update": ("first", "join", "append", "set", "buffer"),
+                       "close": ("finalize",)}
 _UNTYPED: Final = "events needs stream.event_type (the expression naming an event)"
 _REQUIRED: Final = ("framing", "rules", "ready")
 _OWN_STREAM_KEYS: Final = frozenset({"sniff"})
@@ -56,7 +57,7 @@ def stream_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     stream = data.get("stream")
     if not isinstance(stream, dict):
         return
-    for key in ("event", "event_type", "complete"):
+    for key in ("event", "shape", "event_type", "complete"):
         if isinstance(stream.get(key), str):
             yield f"/stream/{key}", stream[key]
     sniff = stream.get("sniff")

@@ -88,7 +88,7 @@ function* replyPartExpressions(data) {
 // §2.2: the pointers whose expression is a predicate.
 const PREDICATE = new RegExp('^/(?:truncated|sniff/when|shape/when|error/when|failed_calls/\\d+/when|normalize/detect'
   + '|(?:calls|server_side|ignore|refuse)/\\d+/when|items/\\d+/nested/\\d+/when'
-  + '|stream/(?:event|complete|sniff/when|error/when|refuse/\\d+/when|rules/\\d+/when))$');
+  + '|stream/(?:event|shape|complete|sniff/when|error/when|refuse/\\d+/when|rules/\\d+/when))$');
 
 // specs/README.md §1.2: an unquoted null/true/false is a field name, not the literal
 // (`bare-literal-name`). The parse tree gives "null" and null the same field node, so the

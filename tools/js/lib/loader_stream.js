@@ -4,7 +4,7 @@ import { escapePointer } from './yaml.js';
 
 const OPERATIONS = ['init', 'set', 'append', 'open', 'update', 'close', 'extend', 'end'];
 const OP_EXPRESSIONS = { init: ['value', 'identity'], open: ['key', 'id', 'value'], update: ['key', 'id', 'create'], close: ['key', 'value'], extend: ['value'], end: ['value'] };
-const FIELD_MAPS = { update: ['first', 'append', 'set', 'buffer'], close: ['finalize'] };
+const FIELD_MAPS = { update: ['first', 'join', 'append', 'set', 'buffer'], close: ['finalize'] };
 const REQUIRED = ['framing', 'rules', 'ready'];
 const UNTYPED = 'events needs stream.event_type (the expression naming an event)';
 
@@ -19,7 +19,7 @@ function* fields(pointer, map) {
 export function* streamExpressions(data) {
   const stream = data.stream;
   if (!isObject(stream)) return;
-  for (const key of ['event', 'event_type', 'complete']) if (typeof stream[key] === 'string') yield [`/stream/${key}`, stream[key]];
+  for (const key of ['event', 'shape', 'event_type', 'complete']) if (typeof stream[key] === 'string') yield [`/stream/${key}`, stream[key]];
   const keyed = { sniff: ['when'], unwrap: ['when', 'value'], error: ['when', 'code', 'message'] };
   for (const [part, keys] of Object.entries(keyed)) {
     if (isObject(stream[part])) for (const key of keys) if (typeof stream[part][key] === 'string') yield [`/stream/${part}/${key}`, stream[part][key]];

@@ -39,7 +39,7 @@ export function runStream(specs, format, test, { same, expectSame, onlyKeys }) {
   onlyKeys(test, TEST_KEYS, 'test');
   const { expect } = test;
   onlyKeys(expect, EXPECT_KEYS, 'expect');
-  if (expect.error) onlyKeys(expect.error, ['code', 'error_code'], 'expect.error');
+  if (expect.error) onlyKeys(expect.error, ['code', 'error_code', 'looks_like', 'finished_reply'], 'expect.error');
   if (!!test.events === !!test.sse) throw new Error('a stream test has exactly one of events and sse');
   const full = outcome(specs, format, test);
   const what = test.description || '';
@@ -48,6 +48,9 @@ export function runStream(specs, format, test, { same, expectSame, onlyKeys }) {
     if (!full.error) throw new Error(`${what}: expected ${expect.error.code}, the stream succeeded`);
     expectSame(full.error.code, expect.error.code, `${what}: error code`);
     if ('error_code' in expect.error) expectSame(full.error.error_code, expect.error.error_code, `${what}: provider error code`);
+    // §9.14: what a refused event is
+    if ('looks_like' in expect.error) expectSame(full.error.looks_like ?? null, expect.error.looks_like, `${what}: looks_like`);
+    if ('finished_reply' in expect.error) expectSame(full.error.finished_reply === true, expect.error.finished_reply, `${what}: finished_reply`);
     let again = null; // reply() raises the same failure again (§9.7)
     try { full.acc.reply(); } catch (e) { again = e; }
     expectSame(again && again.code, expect.error.code, `${what}: reply() raises`);

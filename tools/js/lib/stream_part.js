@@ -49,14 +49,19 @@ function compilePart(data) {
       return {
         name, list: o.list ?? null, at: o.at ?? null, keep: o.keep ?? null, slots: o.slots || [],
         value: c(o.value), identity: c(o.identity), key: c(o.key), id: c(o.id), create: c(o.create),
-        first: map(o.first), append: map(o.append), set: map(o.set), buffer: map(o.buffer), finalize: map(o.finalize),
+        first: map(o.first), join: map(o.join), append: map(o.append), set: map(o.set), buffer: map(o.buffer), finalize: map(o.finalize),
       };
     }
     throw new Error(`rule ${rule.name} has no operation`);
   };
+  const rules = data.rules.map((r) => ({ name: r.name, events: r.events || null, when: c(r.when), each: c(r.each), op: op(r) }));
   return {
     data,
     sentinel: data.sentinel ?? null,
+    sentinelCompletes: data.sentinel_completes === true, // §9.6: the sentinel completes the stream
+    shape: c(data.shape), // §9.5 step 7: what every event of the format looks like
+    // §9.6: lists whose items close by an event; an item still open there at completion is unfinished
+    closing: new Set(rules.filter((r) => r.op.name === 'close').map((r) => r.op.list)),
     sniff: data.sniff ? { when: c(data.sniff.when), priority: data.sniff.priority } : null,
     event_type: c(data.event_type),
     unwrap: data.unwrap ? { when: c(data.unwrap.when), value: c(data.unwrap.value) } : null,
@@ -64,6 +69,6 @@ function compilePart(data) {
     refuse: (data.refuse || []).map(matcher),
     complete: c(data.complete),
     ready: data.ready,
-    rules: data.rules.map((r) => ({ name: r.name, events: r.events || null, when: c(r.when), each: c(r.each), op: op(r) })),
+    rules,
   };
 }

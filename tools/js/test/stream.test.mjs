@@ -81,3 +81,74 @@ test('an append into a slot\'s item is malformed_stream, one outside every slot 
   assert.equal(acc.snapshot().message.text, 'Hello!');
   assert.throws(() => acc.feed({ name_piece: 'x' }), (e) => e.code === 'malformed_stream' && e.rule === 'text' && /update\.append/.test(e.message));
 });
+
+// §9.5: every fault is kept; a failed or closed accumulator refuses more input.
+const chunk = (delta, finish = null) => ({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const call = (index, id, name, args) => chunk({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: args } }] });
+const sse = (events) => Buffer.from(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
+
+test('a failure stays: every later call raises a fresh error caused by it', () => {
+  const acc = new Accumulator(specs, 'openai');
+  let first;
+  try { acc.feed('not json'); } catch (e) { first = e; }
+  assert.equal(first.code, 'malformed_stream');
+  assert.throws(() => acc.feed(call(0, 'call_a', 'f', '{}')), (e) => e.code === 'malformed_stream' && e !== first && e.cause === first);
+  assert.throws(() => acc.feedBytes(Buffer.from('data: {}\n\n')), (e) => e.cause === first);
+  assert.throws(() => acc.reply(), (e) => e.code === 'malformed_stream');
+});
+
+test('an event after the input closed is malformed_stream', () => {
+  const acc = new Accumulator(specs, 'openai');
+  for (const e of [call(0, 'call_a', 'f', '{}'), chunk({}, 'tool_calls')]) acc.feed(e);
+  acc.reply();
+  assert.throws(() => acc.feed(chunk({ content: 'more' })), (e) => e.code === 'malformed_stream');
+});
+
+test('bytes that are not UTF-8 fail the stream after the events before them', () => {
+  const acc = new Accumulator(specs, 'ollama');
+  const line = (o) => `${JSON.stringify(o)}\n`;
+  const good = line({ model: 'm', message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'f', arguments: {} } }] }, done: false });
+  const bytes = Buffer.concat([Buffer.from(good), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]);
+  const ready = acc.feedBytes(bytes);
+  assert.deepEqual(ready.map((u) => u.text), ['call:f']);
+  assert.throws(() => acc.feedBytes(Buffer.from('\n')), (e) => e.code === 'malformed_stream');
+  const cut = new Accumulator(specs, 'openai'); // a character split between chunks is no fault
+  const text = sse([chunk({ role: 'assistant', content: 'é' }), chunk({}, 'stop')]);
+  const at = text.indexOf(0xc3) + 1;
+  cut.feedBytes(text.subarray(0, at)); cut.feedBytes(text.subarray(at));
+  assert.equal(cut.reply().text, 'é');
+});
+
+test('an event beyond the maximum event size is malformed_stream', () => {
+  for (const data of [Buffer.from(`data: ${'x'.repeat(5000)}\n\n`), Buffer.from(`data: ${'x'.repeat(5000)}`), Buffer.from(`{"message": "${'y'.repeat(5000)}`), Buffer.from(': keep-alive\n'.repeat(500))]) {
+    const acc = new Accumulator(specs, 'openai', { maxEventSize: 4096 });
+    assert.throws(() => { for (let i = 0; i < data.length; i += 1000) acc.feedBytes(data.subarray(i, i + 1000)); }, (e) => e.code === 'malformed_stream', data.subarray(0, 20).toString());
+  }
+});
+
+// Time growth n -> 4n in one run (a ratio, never a fixed time): linear is about 4, quadratic 16.
+function growth(prepare, n) {
+  const seconds = (run) => { let best = Infinity; for (let i = 0; i < 3; i++) { const t = process.hrtime.bigint(); run(); best = Math.min(best, Number(process.hrtime.bigint() - t)); } return best; };
+  const small = prepare(n); const large = prepare(4 * n);
+  return seconds(large) / seconds(small);
+}
+
+test('framing one event fed in pieces grows linearly', () => {
+  const prepare = (n) => {
+    const data = sse([chunk({ content: 'x'.repeat(n * 1024) })]);
+    const pieces = []; for (let i = 0; i < data.length; i += 4096) pieces.push(data.subarray(i, i + 4096));
+    return () => { const acc = new Accumulator(specs, 'openai'); for (const p of pieces) acc.feedBytes(p); };
+  };
+  assert.ok(growth(prepare, 1024) < 8);
+});
+
+test('calls found by id grow linearly', () => {
+  const prepare = (n) => {
+    const events = [];
+    for (let i = 0; i < n; i++) events.push(call(i, `call_${i}`, 'f', '{'));
+    for (let i = 0; i < n; i++) events.push(chunk({ tool_calls: [{ id: `call_${i}`, function: { arguments: '}' } }] }));
+    events.push(chunk({}, 'tool_calls'));
+    return () => { const acc = new Accumulator(specs, 'openai'); for (const e of events) acc.feed(e); assert.equal(acc.reply().calls.length, n); };
+  };
+  assert.ok(growth(prepare, 1000) < 8);
+});

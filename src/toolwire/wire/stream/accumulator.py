@@ -4,26 +4,34 @@ It rebuilds a read-equivalent response document from the events with the format'
 ``stream:`` rules (:mod:`.engine`) and, at :meth:`Accumulator.reply`, runs the unchanged
 wire spec on it — classification, argument decoding, truncation and finish reason stay in
 one place. While the stream runs, :meth:`Accumulator.feed` hands out what became ready
-under the format's ready policy (specs/README.md §9.6): a call only once the format proves
-it complete, never on a guess.
+under the format's ready policy (:mod:`.ready`, specs/README.md §9.6): a call only once the
+format proves it complete, never on a guess.
+
+Every fault is kept (specs/README.md §9.5): once a stream failed, every later call raises
+the failure again, as a fresh error caused by the stored one, so a caller that logs a fault
+and feeds on never gets a reply built around it, and retrying never grows one traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ...errors import ToolwireError, UnknownFormat
-from ...expression import Expression, compile_expression
+from ...expression import Expression
 from ...reply import Reply
-from ...toolcall import ToolCall, copy_json
-from .. import interpreter
+from ...toolcall import copy_json
 from .compiled import CompiledStream, Rule, compiled_stream, plan_for
-from .docpath import PathError, get
+from .docpath import PathError, show
 from .engine import Broken, Engine
 from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
 from .events import event_json, normalised_event
-from .framing import Framer, framer_for
+from .framing import MAX_EVENT_SIZE, Framer, FramingError, Opening, framer_for
+from .identify import finished_reply, sniff_expression, sniff_order, what_it_is
+from .ready import Ready
+from .replies import build, facts
 from .slots import Slot
 from .updates import StreamUpdate, classify
 
@@ -38,6 +46,8 @@ Step = tuple[str, Any, Any, Any, Any]
 Plan = tuple[Any, dict[str, tuple[Step, ...]], tuple[Step, ...]]
 """(discriminator or None, steps by its value, the steps otherwise)."""
 
+_SENTINEL_MAX = 256  # a text event longer than this is never compared with the sentinel
+
 
 class Accumulator:
     """Feed a stream's events or raw bytes; take ready calls as they come, the Reply at the end.
@@ -47,12 +57,17 @@ class Accumulator:
     list as sent) every call handed out, and every call of :meth:`reply`, is checked against
     the offered tools, so a ready call may come flagged ``unknown_tool`` or
     ``arguments_invalid`` (its fate is then ``rejected``: answer it, don't run it).
+    ``max_event_size`` bounds one event of :meth:`feed_bytes` (characters of its text): a
+    longer one fails the stream with ``malformed_stream``.
     """
 
     def __init__(
         self, fmt: str | None = None, *, strict: bool | None = None,
         registry: Registry | None = None, tools: Any = None,
+        max_event_size: int = MAX_EVENT_SIZE,
     ) -> None:
+        if type(max_event_size) is not int or max_event_size < 1:
+            raise ValueError(f"max_event_size must be a positive int, not {max_event_size!r}")
         if registry is None:
             from ...registry import Registry
 
@@ -63,17 +78,21 @@ class Accumulator:
         self._tools: Any = None  # compiled for the format once it is known
         self._spec: WireSpec | None = None
         self._stream: CompiledStream | None = None
+        self._ready: Ready | None = None
+        self._engine = Engine()
         if fmt is not None:
             self._bind(fmt)
-        self._engine = Engine()
         self._events = 0
         self._failure: ToolwireError | None = None
         self._stopped = False  # the framing's sentinel arrived
+        self._closed = False  # the input ended (close() or reply())
+        self._limit = max_event_size
         self._framer: Framer | None = None
-        self._head = b""  # bytes before the framing is known
+        self._opening = Opening(max_event_size)  # bytes before the framing is known
         self._last_type: Any = None
-        self._held: list[Slot] = []
+        self._fixed: tuple[Any, ...] | None = None  # the reply's facts at completion
         self._plans: dict[Any, Plan] = {}
+        self._shapes: dict[str, bool] = {}  # the shape's verdict per value of its one field
 
     def _plan(self, stream: CompiledStream, event_type: Any) -> Plan:
         """The steps an event of this type runs (:func:`.compiled.plan_for`), bound here."""
@@ -127,17 +146,43 @@ class Accumulator:
         if stream is None:
             raise UnsupportedStream(fmt, f"the {fmt} spec has no stream rules")
         self._spec, self._stream = spec, stream
+        self._ready = Ready(stream, self._classify)
 
-    def _sniff(self, event: dict[str, Any]) -> None:
-        for spec in _sniff_order(self._registry):
-            sniff = _sniff_expression(spec)
+    def _sniff(self, event: dict[str, Any], index: int) -> None:
+        for spec in sniff_order(self._registry):
+            sniff = sniff_expression(spec)
             try:
                 if sniff.evaluate(event) is True:
                     self._bind(spec.format)
                     return
             except ValueError:
                 continue
-        raise UnknownFormat(None, [s.format for s in _sniff_order(self._registry)])
+        verdict = finished_reply(self._registry, None, event)
+        if verdict is not None:
+            raise MalformedStream(None, verdict.reason, index, looks_like=verdict.looks_like,
+                                  finished_reply=True)
+        raise UnknownFormat(None, [s.format for s in sniff_order(self._registry)])
+
+    # -- failing ----------------------------------------------------------------------
+
+    def _fail(self, error: ToolwireError) -> ToolwireError:
+        if self._failure is None:
+            self._failure = error
+        return error
+
+    def _raise_again(self) -> NoReturn:
+        """The kept failure, raised as a fresh error caused by it (its traceback stays put)."""
+        failure = self._failure
+        assert failure is not None
+        raise copy.copy(failure) from failure
+
+    def _refuse_input(self, index: int) -> None:
+        """Raise when no more input may come: failed, or closed."""
+        if self._failure is not None:
+            self._raise_again()
+        if self._closed:
+            raise self._fail(MalformedStream(self.format, "an event after the input was closed"
+                                             " (close() or reply())", index))
 
     # -- feeding ----------------------------------------------------------------------
 
@@ -145,80 +190,129 @@ class Accumulator:
         """Take one event (dict, JSON text/bytes, SDK object); return what became ready.
 
         ``event_name`` is the SSE ``event:`` name, used only where the event itself does
-        not name its type.
+        not name its type. A text event equal to the format's sentinel (``[DONE]``) is the
+        sentinel.
         """
         index = self._events
-        if self._failure is not None:
-            raise self._failure
-        if self._stopped:
-            raise self._fail(MalformedStream(self.format, "an event after the stream's end"
-                                             f" sentinel {self._sentinel()!r}", index))
-        data = event if type(event) is dict else event_json(event, self.format, index)
-        self._events += 1
-        if self._stream is None:
-            self._sniff(data)
-        stream = self._stream
-        assert stream is not None
-        if stream.unwrap is not None:
-            data = self._unwrapped(stream.unwrap, data, index)
-        if stream.detect:
-            assert self._spec is not None
-            data = normalised_event(self._spec, data, index)
-        engine = self._engine
-        rule_name: str | None = None
-        try:
-            event_type = stream.event_type.evaluate(data) if stream.event_type else None
-            if event_type is None:
-                event_type = event_name
-            self._last_type = event_type
-            error = stream.error
-            if error is not None and (error.on is None or event_type in error.on) and (
-                    error.when is None or error.when.evaluate(data) is True):
-                raise self._fail(self._provider_error(stream, data, index))
-            for guard in stream.refuse:
-                if guard.matches(data, event_type):
-                    raise self._fail(UnsupportedStream(stream.format, guard.reason, index))
-            if engine.opened:
-                engine.opened.clear()
-            if engine.closed:
-                engine.closed.clear()
-            plan = self._plans.get(event_type if type(event_type) is str else None)
-            if plan is None:
-                plan = self._plan(stream, event_type)
-            pick, buckets, steps = plan
-            if pick is not None:
-                value = pick(data)
-                if type(value) is str:
-                    steps = buckets.get(value, steps)
-            for name, when, each, run, op in steps:
-                if when is not None and when(data) is not True:
-                    continue
-                rule_name = name
-                if each is None:
-                    run(op, data)
-                    continue
-                fragments = each(data)
-                if type(fragments) is list:
-                    for fragment in fragments:
-                        run(op, fragment)
-                elif fragments is not None:
-                    run(op, fragments)
-            rule_name = None
-            completing = not engine.complete and (
-                engine.ended
-                or (stream.complete is not None and engine.document is not None
+        if self._failure is not None or self._closed:
+            self._refuse_input(index)
+        try:  # every failure is kept (§9.5): the except below stores it
+            if type(event) is not dict and self._is_sentinel(event):
+                return self._sentinel_seen(index)
+            if self._stopped:
+                raise MalformedStream(self.format, "an event after the stream's end sentinel"
+                                      f" {self._sentinel()!r}", index)
+            data = event if type(event) is dict else event_json(event, self.format, index)
+            self._events += 1
+            if self._stream is None:
+                self._sniff(data, index)
+            stream = self._stream
+            assert stream is not None
+            if stream.unwrap is not None:
+                data = self._unwrapped(stream.unwrap, data, index)
+            if stream.detect:
+                assert self._spec is not None
+                data = normalised_event(self._spec, data, index)
+            engine = self._engine
+            rule_name: str | None = None
+            try:
+                event_type = stream.event_type.evaluate(data) if stream.event_type else None
+                if event_type is None:
+                    event_type = event_name
+                self._last_type = event_type
+                error = stream.error
+                if error is not None and (error.on is None or (
+                        type(event_type) is str and event_type in error.on)) and (
+                        error.when is None or error.when.evaluate(data) is True):
+                    raise self._provider_error(stream, data, index)
+                for guard in stream.refuse:
+                    if guard.matches(data, event_type):
+                        raise UnsupportedStream(stream.format, guard.reason, index)
+                plan = self._plans.get(event_type if type(event_type) is str else None)
+                # A plan exists for a type only once an event of it fitted the shape: where the
+                # shape reads the type alone, that settles it (CompiledStream.shape_by_type).
+                if stream.shape is not None and not (
+                        plan is not None and stream.shape_by_type and type(event_type) is str):
+                    field = stream.shape_field
+                    value = data.get(field) if field is not None else None
+                    if not (type(value) is str and self._shapes.get(value) is True) and not (
+                            self._fits(stream, data)):
+                        self._not_mine(data, index)
+                was_complete = engine.complete
+                if engine.opened:
+                    engine.opened.clear()
+                if engine.closed:
+                    engine.closed.clear()
+                if plan is None:
+                    plan = self._plan(stream, event_type)
+                pick, buckets, steps = plan
+                if pick is not None:
+                    value = pick(data)
+                    if type(value) is str:
+                        steps = buckets.get(value, steps)
+                for name, when, each, run, op in steps:
+                    if when is not None and when(data) is not True:
+                        continue
+                    rule_name = name
+                    if each is None:
+                        run(op, data)
+                        continue
+                    fragments = each(data)
+                    if type(fragments) is list:
+                        for fragment in fragments:
+                            run(op, fragment)
+                    elif fragments is not None:
+                        run(op, fragments)
+                rule_name = None
+                if was_complete:
+                    self._keep_fixed(index)
+                    return ()
+                completing = engine.ended or (
+                    stream.complete is not None and engine.document is not None
                     and stream.complete.evaluate(engine.document) is True)
-            )
-            if not (completing or engine.closed or engine.opened):
-                return ()  # most events: a delta that makes nothing ready
-            return self._release(stream, completing)
-        except (Broken, PathError) as exc:
-            raise self._fail(MalformedStream(stream.format, str(exc), index, rule_name)) from None
-        except ToolwireError:
+                if not (completing or engine.closed or engine.opened):
+                    return ()  # most events: a delta that makes nothing ready
+                assert self._ready is not None
+                updates = self._ready.after_event(engine)
+                if completing:
+                    updates.extend(self._complete(stream, at_sentinel=False))
+                return tuple(updates)
+            except (Broken, PathError) as exc:
+                raise MalformedStream(stream.format, str(exc), index, rule_name) from None
+            except ToolwireError:
+                raise
+            except ValueError as exc:
+                reason = f"an expression of the stream rules failed: {exc}"
+                raise MalformedStream(stream.format, reason, index, rule_name) from None
+        except ToolwireError as failure:
+            self._fail(failure)
             raise
-        except ValueError as exc:
-            reason = f"an expression of the stream rules failed: {exc}"
-            raise self._fail(MalformedStream(stream.format, reason, index, rule_name)) from None
+
+    def _fits(self, stream: CompiledStream, data: dict[str, Any]) -> bool:
+        """Whether ``stream.shape`` holds on the event (remembered per value of the one
+        field it reads, where it reads one: :class:`.compiled.CompiledStream`)."""
+        shape = stream.shape
+        assert shape is not None
+        field = stream.shape_field
+        if field is None:
+            return shape.evaluate(data) is True
+        value = data.get(field)
+        if type(value) is not str:
+            return shape.evaluate(data) is True
+        known = self._shapes.get(value)
+        if known is None:
+            known = shape.evaluate(data) is True
+            if len(self._shapes) < 64:  # a stream of ever new types is checked each time
+                self._shapes[value] = known
+        return known
+
+    def _not_mine(self, data: dict[str, Any], index: int) -> NoReturn:
+        """Refuse an event the format's ``stream.shape`` does not describe (§9.14)."""
+        assert self._spec is not None
+        verdict = what_it_is(self._registry, self._spec, data)
+        raise MalformedStream(self._spec.format, verdict.reason, index,
+                              looks_like=verdict.looks_like,
+                              finished_reply=verdict.finished_reply)
 
     def _unwrapped(self, unwrap: tuple[Expression, Expression], data: dict[str, Any],
                    index: int) -> dict[str, Any]:
@@ -229,76 +323,122 @@ class Accumulator:
                 return data
             inner = value.evaluate(data)
         except ValueError as exc:
-            raise self._fail(MalformedStream(self.format, f"stream.unwrap failed: {exc}",
-                                             index)) from None
+            raise MalformedStream(self.format, f"stream.unwrap failed: {exc}", index) from None
         if type(inner) is not dict:
             kind = "null" if inner is None else type(inner).__name__
-            raise self._fail(MalformedStream(self.format, "the event inside the envelope"
-                                             f" (stream.unwrap) is {kind}, not an object", index))
+            raise MalformedStream(self.format, "the event inside the envelope (stream.unwrap)"
+                                  f" is {kind}, not an object", index)
         return inner
 
+    # -- the sentinel -----------------------------------------------------------------
+
+    def _sentinel(self) -> str | None:
+        return self._stream.sentinel if self._stream is not None else None
+
+    def _is_sentinel(self, event: Any) -> bool:
+        """Whether a text event is the sentinel (``[DONE]`` before the format is known)."""
+        if isinstance(event, (bytes, bytearray)):
+            if len(event) > _SENTINEL_MAX:
+                return False
+            try:
+                event = bytes(event).decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+        if not isinstance(event, str) or len(event) > _SENTINEL_MAX:
+            return False
+        sentinel = self._sentinel() if self._stream is not None else "[DONE]"
+        return sentinel is not None and event.strip() == sentinel
+
+    def _sentinel_seen(self, index: int) -> tuple[StreamUpdate, ...]:
+        if self._stopped:
+            raise MalformedStream(self.format, "a second end sentinel", index)
+        self._stopped = True
+        stream = self._stream
+        engine = self._engine
+        if (stream is None or not stream.sentinel_completes or engine.complete
+                or engine.document is None):
+            return ()
+        try:
+            return tuple(self._complete(stream, at_sentinel=True))
+        except (Broken, PathError, ValueError) as exc:
+            raise MalformedStream(stream.format, str(exc), index) from None
+
+    # -- raw bytes --------------------------------------------------------------------
+
     def feed_bytes(self, chunk: bytes | str) -> tuple[StreamUpdate, ...]:
-        """Take raw stream bytes, split anywhere: SSE or NDJSON, told apart by the first byte."""
-        if self._framer is None:
-            self._head += chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
-            first = self._head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
-            if not first:
+        """Take raw stream bytes, split anywhere: SSE or NDJSON, told apart by the first byte.
+
+        When an event of the chunk fails the stream, the updates its earlier events made
+        ready are still returned, and the failure is raised by the next call.
+        """
+        self._refuse_input(self._events)
+        framer = self._framer
+        if framer is None:
+            data = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
+            try:
+                opened = self._opening.feed(data)
+            except FramingError as exc:
+                raise self._fail(MalformedStream(self.format, str(exc))) from None
+            if opened is None:
                 return ()
+            first, chunk = opened
             if first == b"[":
                 raise self._fail(UnsupportedStream(self.format, "a streamed JSON array (Gemini"
                                                    " without alt=sse): request alt=sse, or feed"
                                                    " the array's elements as events"))
-            framer = framer_for(first.decode("latin-1"))
+            framer = framer_for(first, self._limit)
             if framer is None:
                 raise self._fail(MalformedStream(self.format, "the bytes are neither SSE nor"
-                                                 f" NDJSON (they begin {self._head[:20]!r})"))
-            self._framer, chunk, self._head = framer, self._head, b""
-        return self._framed(self._framer.feed(chunk))
+                                                 f" NDJSON (they begin {chunk[:20]!r})"))
+            self._framer = framer
+        try:
+            framed = framer.feed(chunk)
+        except FramingError as exc:
+            raise self._fail(MalformedStream(self.format, str(exc), self._events)) from None
+        return self._framed(framed, framer)
 
-    def _framed(self, framed: list[tuple[str | None, str]]) -> tuple[StreamUpdate, ...]:
+    def _framed(self, framed: list[tuple[str | None, str]],
+                framer: Framer) -> tuple[StreamUpdate, ...]:
         updates: list[StreamUpdate] = []
         for name, data in framed:
-            # Looked up per event: a sniffed format becomes known at its first event,
-            # possibly in the same chunk as the sentinel.
-            sentinel = self._sentinel()
-            if sentinel is not None and data.strip() == sentinel:
-                if self._stopped:
-                    raise self._fail(MalformedStream(self.format, "a second end sentinel",
-                                                     self._events))
-                self._stopped = True
-                continue
-            if self._stream is None and data.strip() == "[DONE]":
-                self._stopped = True
-                continue
-            updates.extend(self.feed(data, event_name=name))
+            try:
+                updates.extend(self.feed(data, event_name=name))
+            except ToolwireError:
+                if updates:
+                    return tuple(updates)  # the failure is kept: the next call raises it
+                raise
+        if framer.error is not None:
+            error = self._fail(MalformedStream(self.format, str(framer.error), self._events))
+            if not updates:
+                raise error
         return tuple(updates)
-
-    def _sentinel(self) -> str | None:
-        return self._stream.sentinel if self._stream is not None else None
 
     def close(self) -> tuple[StreamUpdate, ...]:
         """Say the input ended; return what that made ready.
 
         An SSE event still buffered (no blank line after it) is discarded, never
         half-parsed; a last NDJSON line without its newline is read when it is whole JSON.
-        ``reply()`` closes the input too; closing twice is harmless.
+        ``reply()`` closes the input too; closing twice is harmless. After it, any event
+        fails the stream. A failed stream raises its failure again.
         """
-        if self._framer is None or self._failure is not None:
+        if self._failure is not None:
+            self._raise_again()
+        if self._closed:
             return ()
-        rest = self._framer.end()
-        if not rest:
-            return ()
-        try:
-            event_json(rest[0][1], self.format, self._events)
-        except MalformedStream:
-            return ()  # a cut last line: never half-parsed
-        return self._framed(rest)
+        framer = self._framer
+        rest = framer.end() if framer is not None else []
+        updates: tuple[StreamUpdate, ...] = ()
+        if rest:
+            try:
+                event_json(rest[0][1], self.format, self._events)
+            except MalformedStream:
+                rest = []  # a cut last line: never half-parsed
+            if rest and framer is not None:
+                updates = self._framed(rest, framer)
+        self._closed = True
+        return updates
 
-    # -- failing ----------------------------------------------------------------------
-
-    def _fail(self, error: ToolwireError) -> ToolwireError:
-        self._failure = error
-        return error
+    # -- completion -------------------------------------------------------------------
 
     def _provider_error(self, stream: CompiledStream, data: dict[str, Any],
                         index: int) -> StreamError:
@@ -307,45 +447,49 @@ class Accumulator:
         code = guard.code.evaluate(data) if guard.code is not None else None
         message = guard.message.evaluate(data) if guard.message is not None else None
         try:
-            partial: Reply | None = self._build(complete=False)
+            partial: Reply | None = self._build()
         except ToolwireError:
             partial = None
         return StreamError(stream.format, code, message, partial, index)
 
+    def _complete(self, stream: CompiledStream, *, at_sentinel: bool) -> list[StreamUpdate]:
+        """Complete the stream: close what ends with it, release what is ready (§9.6)."""
+        engine = self._engine
+        ready = self._ready
+        assert ready is not None
+        ready.hold(engine.finish(stream.finalize_of))
+        engine.flush()
+        changed = ready.changed(engine.rebound) if engine.rebound else None
+        if changed is not None:
+            raise Broken(f"the terminal response changes {show(changed.list_path)}"
+                         f"[{changed.position}], an item already handed out")
+        spec = self._spec
+        assert spec is not None and engine.document is not None
+        doc = engine.document
+        truncated = spec.truncated is not None and spec.truncated.evaluate(doc) is True
+        finish = spec.finish_reason.evaluate(doc) if spec.finish_reason is not None else None
+        updates = ready.at_completion(engine, truncated, at_sentinel)
+        updates.append(StreamUpdate("finished", finish_reason=finish if type(finish) is str
+                                    else None, truncated=truncated))
+        self._fixed = facts(spec, engine)
+        return updates
+
+    def _keep_fixed(self, index: int) -> None:
+        """An event after completion may add what the reply does not read, nothing else."""
+        assert self._spec is not None
+        now = facts(self._spec, self._engine)
+        if now != self._fixed:
+            changed = [name for name, old, new in zip(
+                ("finish_reason", "truncated", "text"), self._fixed or (), now, strict=True)
+                if old != new]
+            raise Broken(f"an event after the stream completed changes the reply's"
+                         f" {' and '.join(changed)}")
+
     # -- readiness --------------------------------------------------------------------
 
-    def _release(self, stream: CompiledStream, completing: bool) -> tuple[StreamUpdate, ...]:
-        engine = self._engine
-        if not (completing or engine.closed or engine.opened):
-            return ()
-        held = self._held
-        held.extend(engine.closed)
-        updates: list[StreamUpdate] = []
-        if stream.ready == "at_close":
-            self._hand_out(stream, [s for s in held], updates, early=True)
-        elif stream.ready == "hold_last" and engine.opened and held:
-            for opened in engine.opened:
-                before = [s for s in held if s.list_path == opened.list_path
-                          and s.order < opened.order]
-                self._hand_out(stream, before, updates, early=True)
-        if completing:
-            self._complete(stream, updates)
-        return tuple(updates)
-
-    def _hand_out(self, stream: CompiledStream, slots: list[Slot],
-                  updates: list[StreamUpdate], *, early: bool) -> None:
-        for slot in slots:
-            update = self._classify(stream, slot)
-            if early and update is not None and update.kind == "call":
-                assert update.call is not None
-                if update.call.arguments_undecodable:
-                    continue  # its fate (rejected or dropped) is known only at the end
-            slot.released = True
-            self._held.remove(slot)
-            if update is not None:
-                updates.append(update)
-
-    def _classify(self, stream: CompiledStream, slot: Slot) -> StreamUpdate | None:
+    def _classify(self, slot: Slot) -> StreamUpdate | None:
+        stream = self._stream
+        assert stream is not None
         source = stream.source_of.get(slot.list_path)
         if source is None or type(slot.item) is not dict:
             return None
@@ -366,39 +510,6 @@ class Accumulator:
             self._tools = as_tools(self._spec.format, self._tools_given, self._registry)
         return self._tools
 
-    def _complete(self, stream: CompiledStream, updates: list[StreamUpdate]) -> None:
-        engine = self._engine
-        for slot in engine.slots:
-            if not slot.closed:
-                engine.close(slot, stream.finalize_of.get(slot.list_path, ()))
-                self._held.append(slot)
-        engine.complete = True
-        engine.flush()
-        spec = self._spec
-        assert spec is not None and engine.document is not None
-        doc = engine.document
-        truncated = spec.truncated is not None and spec.truncated.evaluate(doc) is True
-        finish = spec.finish_reason.evaluate(doc) if spec.finish_reason is not None else None
-        remaining = sorted(self._held, key=lambda s: s.order)
-        if truncated:
-            last_call = None
-            for slot in engine.slots:
-                update = self._classify(stream, slot)
-                if update is not None and update.kind == "call":
-                    last_call = slot
-            kept = []
-            for slot in remaining:
-                update = self._classify(stream, slot)
-                if update is not None and update.kind == "call":
-                    assert update.call is not None
-                    if slot is last_call or update.call.arguments_undecodable:
-                        continue  # dropped: cut off, never to run
-                kept.append(slot)
-            remaining = kept
-        self._hand_out(stream, remaining, updates, early=False)
-        updates.append(StreamUpdate("finished", finish_reason=finish if type(finish) is str
-                                    else None, truncated=truncated))
-
     # -- the reply --------------------------------------------------------------------
 
     def reply(self, *, allow_incomplete: bool = False) -> Reply:
@@ -409,101 +520,34 @@ class Accumulator:
         ``allow_incomplete=True`` returns the partial Reply instead (also after a provider
         error), every call whose item never closed flagged ``incomplete``.
         """
-        self.close()
+        if self._failure is None and not self._closed:
+            with contextlib.suppress(ToolwireError):  # kept: raised below
+                self.close()
         failure = self._failure
         if failure is not None and not (allow_incomplete and isinstance(failure, StreamError)):
-            raise failure
+            self._raise_again()
         if self._spec is None:
-            if allow_incomplete:
-                raise IncompleteStream("stream", None, 0, None, self._events)
             raise IncompleteStream("stream", None, 0, None, self._events)
         complete = self._engine.complete
         if not complete and not allow_incomplete:
             try:
-                partial: Reply | None = self._build(complete=False)
+                partial: Reply | None = self._build()
             except ToolwireError:
                 partial = None
             open_slots = sum(1 for s in self._engine.slots if not s.closed)
             raise IncompleteStream(self._spec.format, partial, open_slots, self._last_type,
                                    self._events)
-        reply = self._build(complete=complete)
+        reply = self._build()
         if self._tools_given is None:
             return reply
         checked: Reply = self._checker().check_reply(reply)
         return checked
 
-    def _build(self, *, complete: bool) -> Reply:
-        spec = self._spec
-        assert spec is not None
-        engine = self._engine
-        engine.flush()
-        if engine.document is None:
-            return Reply(format=spec.format, calls=())
-        if complete:
-            return interpreter.read(spec, engine.document, self._strict)
-        stream = self._stream
-        assert stream is not None
-        document: dict[str, Any] = copy_json(engine.document)
-        unfinished: set[int] = set()
-        for slot in engine.slots:
-            if slot.closed:
-                continue
-            holder = get(document, slot.list_path)
-            item = holder if slot.position < 0 else (
-                holder[slot.position] if type(holder) is list
-                and slot.position < len(holder) else None)
-            if type(item) is not dict:
-                continue
-            finalize = stream.finalize_of.get(slot.list_path, ())
-            if finalize:
-                from .docpath import put
-
-                scope = {"item": item, "buf": slot.buffered()}
-                for path, expression in finalize:
-                    value = expression.evaluate(scope)
-                    if value is not None:
-                        put(item, path, copy_json(value))
-            unfinished.add(id(item))
-        reply = interpreter.read(spec, document, self._strict)
-        if not unfinished:
-            return reply
-        calls: list[ToolCall] = []
-        pending = iter(reply.calls)
-        for item in interpreter.locate(spec, document, self._strict):
-            if interpreter.from_item(spec, item) is None:
-                continue
-            call = next(pending)
-            calls.append(call.replace(incomplete=True) if id(item) in unfinished else call)
-        calls.extend(pending)
-        return _with_calls(reply, tuple(calls))
-
-
-def _with_calls(reply: Reply, calls: tuple[ToolCall, ...]) -> Reply:
-    from ..._record import setfield
-
-    copy = object.__new__(Reply)
-    for name in Reply._fields:
-        setfield(copy, name, calls if name == "calls" else getattr(reply, name))
-    return copy
-
-
-_SNIFFS: dict[str, Expression] = {}
-"""Each stream sniff predicate compiled, by its text: what sniffing needs, and no spec
-(a cache keyed by spec would keep every registry's specs alive for good)."""
-
-
-def _sniff_expression(spec: WireSpec) -> Expression:
-    text = spec.data["stream"]["sniff"]["when"]
-    found = _SNIFFS.get(text)
-    if found is None:
-        found = _SNIFFS[text] = compile_expression(text)
-    return found
-
-
-def _sniff_order(registry: Registry) -> list[WireSpec]:
-    specs = [s for s in registry.specs().values()
-             if isinstance(s.data.get("stream"), dict) and "sniff" in s.data["stream"]]
-    return sorted(specs, key=lambda s: (-int(s.data["stream"]["sniff"]["priority"]), s.format))
+    def _build(self) -> Reply:
+        """The reply as it stands (:func:`.replies.build`)."""
+        assert self._spec is not None and self._stream is not None
+        cut = self._ready.cut if self._ready is not None else set()
+        return build(self._spec, self._stream, self._engine, cut, self._strict)
 
 
 def read_stream(

@@ -49,6 +49,7 @@ class Op(Record):
         "first",
         "id",
         "identity",
+        "join",
         "keep",
         "key",
         "kind",
@@ -69,6 +70,7 @@ class Op(Record):
     keep: Path | None
     fields: Fields
     first: Fields
+    join: Fields
     append: Fields
     set: Fields
     buffer: tuple[tuple[str, Expression], ...]
@@ -88,7 +90,7 @@ class Op(Record):
             setfield(self, key, _expr(body, key))
         setfield(self, "slots", tuple(parse(p) for p in body.get("slots") or ()))
         setfield(self, "keep", parse(body["keep"]) if "keep" in body else None)
-        for key in ("first", "append", "set", "finalize"):
+        for key in ("first", "join", "append", "set", "finalize"):
             setfield(self, key, _fields(body, key))
         setfield(self, "buffer", _buffers(body))
 
@@ -133,7 +135,8 @@ class Guard(Record):
         setfield(self, "reason", data.get("reason", ""))
 
     def matches(self, event: Any, event_type: Any) -> bool:
-        if self.on is not None and event_type not in self.on:
+        """Whether the entry catches this event (a type that is not a string is in no list)."""
+        if self.on is not None and (type(event_type) is not str or event_type not in self.on):
             return False
         if self.when is not None and self.when.evaluate(event) is not True:
             return False
@@ -149,10 +152,21 @@ class CompiledStream:
         self.format = spec.format
         self.framing: str = data["framing"]
         self.sentinel: str | None = data.get("sentinel")
+        # The sentinel completes a stream that never sent its finish (§9.6).
+        self.sentinel_completes = data.get("sentinel_completes") is True
+        # What every event of the format looks like (§9.5 step 7, §9.14). Where the shape
+        # reads one top-level field only (Anthropic's, Responses' and Cohere's read `type`),
+        # its verdict is a function of that field's value, remembered per value: the check
+        # then costs a dict lookup per event instead of an expression with function calls.
+        self.shape = _expr(data, "shape")
+        self.shape_field = _only_field(self.shape.ast) if self.shape is not None else None
+        self.event_type = _expr(data, "event_type")
+        # The shape reads only the field that is the event's type: one verdict per type.
+        self.shape_by_type = (self.shape_field is not None and self.event_type is not None
+                              and self.event_type.source == self.shape_field)
         self.ready: str = data["ready"]
         # Events written with an SDK's own keys are renamed as read() renames a reply (§5).
         self.detect = spec.normalize is not None and spec.normalize.detect is not None
-        self.event_type = _expr(data, "event_type")
         unwrap = data.get("unwrap")
         self.unwrap: tuple[Expression, Expression] | None = (
             (compile_expression(unwrap["when"]), compile_expression(unwrap["value"]))
@@ -168,6 +182,8 @@ class CompiledStream:
         self._by_type = {
             name: tuple(r for r in self.rules if r.on is None or name in r.on) for name in typed
         }
+        # The lists whose items close by an event (a close rule names them): an item still
+        # open there at completion never closed, and is unfinished (§9.6).
         self.finalize_of: dict[Path, Fields] = {}
         for rule in self.rules:
             if rule.op.kind == "close" and rule.op.list is not None:
@@ -216,6 +232,25 @@ def plan_for(rules: tuple[Rule, ...]) -> tuple[
         for value in {v for _, v in cases}
     }
     return compile_expression(path).evaluate, buckets, default
+
+
+def _only_field(ast: Any) -> str | None:
+    """The one field name an expression reads, if it reads no other and never the current
+    node itself (``@``, a projection's element): then its value decides the result."""
+    names: set[Any] = set()
+    stack = [ast]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        kind = node.get("type")
+        if kind in ("current", "identity"):
+            return None
+        if kind == "field":
+            names.add(node.get("value"))
+        if kind != "literal":
+            stack.extend(node.get("children") or ())
+    return next(iter(names)) if len(names) == 1 and isinstance(next(iter(names)), str) else None
 
 
 def _is_path(text: str) -> bool:

@@ -48,6 +48,7 @@ class Engine:
         self.notes: list[str] = []
         self.opened: list[Slot] = []  # slots created by the current event
         self.closed: list[Slot] = []  # slots closed by the current event
+        self.rebound: list[Slot] = []  # slots an `end.keep` gave the terminal response's item
         self.ops = {
             "init": self._init, "set": self._set, "append": self._append, "open": self._open,
             "update": self._update, "close": self._close, "extend": self._extend,
@@ -89,6 +90,17 @@ class Engine:
         self.slots.append(slot)
         self.opened.append(slot)
         return slot
+
+    def finish(self, closing: Any) -> list[Slot]:
+        """Complete the stream: close every open slot of a list no ``close`` rule names (its
+        items end with the stream); return those closed. An open slot of a list in
+        ``closing`` never received its close: it stays open, unfinished (§9.6)."""
+        closed = [slot for slot in self.slots
+                  if not slot.closed and slot.list_path not in closing]
+        for slot in closed:
+            self.close(slot)
+        self.complete = True
+        return closed
 
     def flush(self) -> None:
         for order in self.dirty:
@@ -207,20 +219,36 @@ class Engine:
         slot = self._new_slot(where, key, _object(op.value.evaluate(subject), "the new item"))
         if op.id is not None:
             slot.id = op.id.evaluate(subject)
+            where.named(slot)
 
     def _update(self, op: Op, subject: Any) -> None:
         key = op.key.evaluate(subject) if op.key is not None else None
         call_id = op.id.evaluate(subject) if op.id is not None else None
         slot = self._find_or_create(op, subject, key, call_id)
+        if self.complete:
+            raise Broken(f"an update for {show(slot.list_path)} after the stream completed")
         if slot.closed:
             raise Broken(f"an update for {show(slot.list_path)} key {slot.key!r} after it closed")
         if call_id is not None and call_id != "" and (slot.id is None or slot.id == ""):
             slot.id = call_id
+            if op.list is not None:
+                self.lists[op.list].named(slot)
         item = slot.item
         for path, expression in op.first:
             value = expression.evaluate(subject)
             if not blank(value) and blank(get(item, path)):
                 put(item, path, copy_json(value))
+        for path, expression in op.join:
+            value = expression.evaluate(subject)
+            if blank(value):
+                continue
+            if type(value) is not str:
+                raise Broken(f"a joined piece for {show(path)} is a {type(value).__name__}")
+            current = get(item, path) if path not in slot.pieces else None
+            if current is not None and type(current) is not str:
+                raise Broken(f"{show(path)} holds a {type(current).__name__}; cannot join")
+            if slot.join(path, value, current):
+                self.dirty.add(slot.order)
         for path, expression in op.set:
             value = expression.evaluate(subject)
             if value is not None:
@@ -276,6 +304,7 @@ class Engine:
             raise Broken(f"an update for {show(op.list)} key {key!r}, which no event opened")
         slot = self._new_slot(where, key, _object(op.create.evaluate(subject), "the new item"))
         slot.id = call_id
+        where.named(slot)
         return slot
 
     def _close(self, op: Op, subject: Any) -> None:
@@ -285,6 +314,8 @@ class Engine:
         if found is None:
             return  # a close for an item no rule tracks (its start carried nothing to keep)
         slot = found
+        if self.complete:
+            raise Broken(f"a close for {show(op.list)} after the stream completed")
         if slot.closed:
             raise Broken(f"{show(op.list)} key {slot.key!r} closed twice")
         if op.value is not None:
@@ -348,6 +379,7 @@ class Engine:
             if 0 <= slot.position < len(fresh) and type(fresh[slot.position]) is dict:
                 slot.item = fresh[slot.position]
                 slot.pieces.clear()
+                self.rebound.append(slot)
         old.items = fresh
         for position in range(len(streamed), len(fresh)):  # items no event streamed
             if type(fresh[position]) is dict:

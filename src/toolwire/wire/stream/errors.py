@@ -40,10 +40,12 @@ class IncompleteStream(ToolwireError):
         self.last_event_type = last_event_type
         self.events = events
         last = f"; last event {last_event_type!r}" if last_event_type is not None else ""
+        self.summary = (f"{format}: the stream ended after {events} event(s) without its"
+                        f" terminal signal ({open_slots} item(s) still open{last})")
+        """What happened, without the advice (the command line gives its own)."""
         super().__init__(
-            f"{format}: the stream ended after {events} event(s) without its terminal signal"
-            f" ({open_slots} item(s) still open{last}); use reply(allow_incomplete=True) to"
-            " see the partial reply, whose unfinished calls are flagged incomplete"
+            f"{self.summary}; use reply(allow_incomplete=True) to see the partial reply,"
+            " whose unfinished calls are flagged incomplete"
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -88,11 +90,14 @@ class MalformedStream(ToolwireError, ValueError):
     code = "malformed_stream"
 
     def __init__(self, format: str | None, reason: str, event_index: int | None = None,
-                 rule: str | None = None) -> None:
+                 rule: str | None = None, *, looks_like: str | None = None,
+                 finished_reply: bool = False) -> None:
         self.format = format
         self.reason = reason
         self.event_index = event_index
         self.rule = rule
+        self.looks_like = looks_like  # the format the refused event is (§9.14), if known
+        self.finished_reply = finished_reply  # it is a finished reply: use read()
         where = f" event {event_index}" if event_index is not None else ""
         by = f" (rule {rule!r})" if rule else ""
         super().__init__(f"{format or 'stream'}{where}{by}: {reason}")
@@ -101,6 +106,7 @@ class MalformedStream(ToolwireError, ValueError):
         return {
             "code": self.code, "message": str(self), "format": self.format,
             "reason": self.reason, "event_index": self.event_index, "rule": self.rule,
+            "looks_like": self.looks_like, "finished_reply": self.finished_reply,
         }
 
 
