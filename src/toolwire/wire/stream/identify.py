@@ -108,12 +108,15 @@ def stream_format(registry: Registry, event: dict[str, Any]) -> str | None:
     return None
 
 
-_SNIFFS: dict[int, tuple[WireSpec, Expression]] = {}
+_SNIFFS: dict[str, Expression] = {}
+"""Each stream sniff predicate compiled, by its text: what sniffing needs, and no spec
+(a cache keyed by spec would keep every registry's specs alive for good)."""
 
 
 def sniff_expression(spec: WireSpec) -> Expression:
-    """A spec's ``stream.sniff`` predicate, compiled once per spec."""
-    found = _SNIFFS.get(id(spec))
-    if found is None or found[0] is not spec:
-        found = _SNIFFS[id(spec)] = (spec, compile_expression(spec.data["stream"]["sniff"]["when"]))
-    return found[1]
+    """A spec's ``stream.sniff`` predicate, compiled once per distinct text."""
+    text = spec.data["stream"]["sniff"]["when"]
+    found = _SNIFFS.get(text)
+    if found is None:
+        found = _SNIFFS[text] = compile_expression(text)
+    return found
