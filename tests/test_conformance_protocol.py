@@ -177,3 +177,105 @@ def test_a_case_key_no_check_knows_fails_the_case(tmp_path: Path) -> None:
 def test_an_empty_command_is_a_usage_error() -> None:
     code, _ = run("--implementation", " ")
     assert code == 2
+
+
+# The reference's own answers with one thing changed: each text key the check compares.
+_TEXT_PROGRAM = """import json, sys
+sys.path.insert(0, {src!r})
+from toolwire.conformance.reference import answer
+for line in sys.stdin:
+    request = json.loads(line)
+{before}
+    a = answer(request)
+{after}
+    print(json.dumps(a), flush=True)
+"""
+
+TEXT_MUTATIONS = {
+    "reasoning": ("hermes/reasoning_apart.json", "", "    a['result']['reasoning'] = ''",
+                  "tests[0]: reasoning: expected"),
+    "tools_ignored": ("hermes/checked_against_tools.json", "    request['tools'] = None", "",
+                      "tests[0]: checked[0].unknown_tool: expected true, got false"),
+    "fate_contradicted": (
+        "hermes/checked_against_tools.json", "",
+        "    for c in a['result']['calls']: c['fate'] = 'runnable'",
+        "tests[0]: not a TextReply's JSON"),
+    "region_text": ("hermes/not_a_call_is_skipped.json", "",
+                    "    for r in a['result']['skipped']: r['text'] = 'x'",
+                    "tests[0]: skipped[0].text: expected '<tool_call>not json</tool_call>'"),
+    "refusal_ignored": (
+        "gpt_oss/built_in_tools_refused.json", "",
+        "    if 'error' in a: a = {'id': a['id'], 'result': {'clean_text': '',"
+        " **a['error']['reply']}}",
+        "tests[0]: error: expected unmapped_call, got a reading with 0 call(s)"),
+    "partial_reply_missing": ("gpt_oss/built_in_tools_refused.json", "",
+                              "    if 'error' in a: a['error']['reply'] = None",
+                              "tests[0]: error.reply: expected the partial TextReply"),
+    "refused_region": (
+        "gpt_oss/built_in_tools_refused.json", "",
+        "    if 'error' in a: a['error']['reply']['refused'][0]['recipient'] = 'browser'",
+        "tests[0]: error.reply.refused[0].recipient: expected \"python\", got \"browser\""),
+}
+
+
+@pytest.mark.parametrize("mutation", list(TEXT_MUTATIONS))
+def test_a_text_answer_differing_in_any_compared_key_fails_naming_it(
+    tmp_path: Path, mutation: str,
+) -> None:
+    name, before, after, message = TEXT_MUTATIONS[mutation]
+    suite = tmp_path / "suite"
+    (suite / "text" / name).parent.mkdir(parents=True)
+    (suite / "text" / name).write_text((SUITE / "text" / name).read_text("utf-8"), "utf-8")
+    source = _TEXT_PROGRAM.format(src=str(ROOT / "src"), before=before or "    pass",
+                                  after=after or "    pass")
+    code, out = run("--suite", str(suite), "--implementation", _program(tmp_path, source))
+    assert code == 1, out
+    assert f"FAILED text/{name}" in out
+    assert message in out, out
+
+
+def test_a_text_request_carries_its_tests_tools_and_the_answer_the_whole_reading(
+    reference_run: tuple[dict[str, Any], Path],
+) -> None:
+    tests = {}
+    for path in sorted((SUITE / "text").rglob("*.json")):
+        name = path.relative_to(SUITE).as_posix()
+        for index, test in enumerate(json.loads(path.read_text("utf-8"))["tests"]):
+            tests[f"{name}::{index}"] = test
+    seen = with_tools = 0
+    with reference_run[1].open(encoding="utf-8") as lines:
+        for line in lines:
+            entry = json.loads(line)
+            request, answer = entry["request"], entry["answer"]
+            if request["op"] != "text":
+                continue
+            test = tests[request["id"]]
+            assert request["tools"] == test.get("tools"), request["id"]
+            with_tools += request["tools"] is not None
+            reading = answer["result"] if "result" in answer else answer["error"]["reply"]
+            keys = {"text", "reasoning", "calls", "skipped", "truncated", "refused"}
+            assert set(reading) == keys | ({"clean_text"} if "result" in answer else set())
+            seen += 1
+    assert seen == len(tests)
+    assert with_tools >= 3
+
+
+def _undescribed(node: Any, where: str = "") -> list[str]:
+    """Every property of a schema without a description."""
+    out = []
+    if isinstance(node, dict):
+        for key, sub in (node.get("properties") or {}).items():
+            if isinstance(sub, dict) and "description" not in sub:
+                out.append(f"{where}/properties/{key}")
+        for key, sub in node.items():
+            out += _undescribed(sub, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, sub in enumerate(node):
+            out += _undescribed(sub, f"{where}/{index}")
+    return out
+
+
+@pytest.mark.parametrize("name", ["conformance-request", "conformance-answer"])
+def test_every_key_of_the_protocol_schemas_is_described(name: str) -> None:
+    schema = json.loads((SCHEMAS / f"{name}.v1.schema.json").read_text("utf-8"))
+    assert _undescribed(schema) == []

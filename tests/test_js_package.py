@@ -217,6 +217,66 @@ def test_the_reading_path_imports_no_node_module(node: str, app: Path) -> None:
     assert "the reading path imports node:fs" in refused.stderr  # the hook does refuse
 
 
+READ_TEXT = """
+import { readText, extractFromText, Tools, TextReply, ToolwireError } from 'toolwire';
+const text = '<tool_call>{"name": "search", "arguments": {}}</tool_call>';
+const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
+const tool = { type: 'function', function: { name: 'search', parameters: schema } };
+const request = { model: 'm', tools: [tool] };
+const fates = (tools) => readText('hermes', text, { tools }).fates();
+const out = {
+  tools: fates(new Tools('openai', request)),
+  schemas: fates({ search: schema }),
+  unchecked: fates({ search: null }),
+  typing_only: fates({ parameters: () => schema }),
+  unknown: readText('hermes', text, { tools: { other: null } }).calls[0].unknownTool,
+  extracted: extractFromText('hermes', text, { tools: { search: schema } })
+    .calls[0].argumentsInvalid,
+  value: [readText('hermes', text) instanceof TextReply, Object.isFrozen(readText('hermes', text))],
+};
+try { readText('hermes', text, { tools: [tool] }); } catch (e) { out.list = e.constructor.name; }
+const harmony = '<|start|>assistant<|channel|>analysis to=python code<|message|>print(6*7)<|call|>';
+for (const read of [readText, extractFromText]) {
+  try { read('gpt_oss', harmony); } catch (e) {
+    const seen = [e instanceof ToolwireError && e.code, e.reply instanceof TextReply];
+    (out.refused ||= []).push([...seen, e.reply.refused.length]);
+  }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+class _TypingOnly:
+    """Tools that only type values: an object with parameters(name) and no check."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+
+    def parameters(self, name: str) -> dict[str, Any]:
+        return self.schema
+
+
+def test_read_text_takes_tools_as_python_does_and_refuses_as_extract_does(
+    node: str, app: Path,
+) -> None:
+    from toolwire import Tools
+    from toolwire.text import read_text
+
+    out = json.loads(_node(node, app, READ_TEXT))
+    text = '<tool_call>{"name": "search", "arguments": {}}</tool_call>'
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    request = {"model": "m", "tools": [{"type": "function", "function": {
+        "name": "search", "parameters": schema}}]}
+    for key, tools in (("tools", Tools("openai", request)), ("schemas", {"search": schema}),
+                       ("unchecked", {"search": None}), ("typing_only", _TypingOnly(schema))):
+        assert out[key] == list(read_text("hermes", text, tools=tools).fates()), key
+    assert out["tools"] == ["rejected"] and out["typing_only"] == ["runnable"]
+    assert out["unknown"] is True and out["extracted"] is True
+    assert out["value"] == [True, True]
+    assert out["list"] == "TypeError"  # a bare tool list has no format to be read in
+    assert out["refused"] == [["unmapped_call", True, 1]] * 2
+
+
 def test_the_installed_bin_answers_the_protocol(node: str, app: Path) -> None:
     request = {"id": "1", "op": "sniff", "response": {"content": [], "stop_reason": "end_turn"}}
     done = subprocess.run([str(app / "node_modules" / ".bin" / "toolwire-conformance")],
@@ -290,3 +350,42 @@ def test_the_js_reply_json_equals_pythons_reply_to_dict_for_every_conformance_re
             assert list(got) == list(want), request["id"]
             compared += sum(r is not None for r in ours)
     assert compared >= 400  # every read, partial and stream reply of the suite: not a sample
+
+
+def _text_without_messages(reading: Any) -> Any:
+    """A text reading's JSON (clean_text and a TextReply's JSON) without its messages: a
+    call's arguments_error and its schema errors' messages, a refused message's reason."""
+    calls = _without_messages({"calls": reading["calls"], "unknown": [], "skipped": [],
+                               "refused": []})["calls"]
+    refused = [{k: v for k, v in r.items() if k != "reason"} for r in reading["refused"]]
+    return {**reading, "calls": calls, "refused": refused}
+
+
+def _text_outcome(answer: dict[str, Any]) -> dict[str, Any]:
+    """A text answer as compared: the reading, or the error's facts and partial TextReply."""
+    if "result" in answer:
+        return {"result": _text_without_messages(answer["result"])}
+    error = answer["error"]
+    facts = {k: error.get(k) for k in ("code", "format", "item_index", "item_type", "location")}
+    reply = error.get("reply")
+    return {"error": facts, "reply": None if reply is None else _text_without_messages(reply)}
+
+
+def test_the_js_text_reply_json_equals_pythons_text_reply_to_dict_for_every_text_case(
+    js_protocol_run: tuple[dict[str, Any], Path],
+) -> None:
+    compared = refused = 0
+    with js_protocol_run[1].open(encoding="utf-8") as lines:
+        for line in lines:
+            entry = json.loads(line)
+            request = entry["request"]
+            if request["op"] != "text":
+                continue
+            ours, theirs = python_answer(request), entry["answer"]
+            assert _text_outcome(theirs) == _text_outcome(ours), request["id"]
+            compared += 1
+            refused += "error" in ours
+    texts = sum(len(json.loads(p.read_text("utf-8"))["tests"])
+                for p in (SPECS / "conformance" / "text").rglob("*.json"))
+    assert compared == texts  # every test of every text case, refusals among them
+    assert refused >= 2

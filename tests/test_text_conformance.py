@@ -5,7 +5,8 @@ test gives a model reply and the clean text and calls (``ToolCall.to_dict()``) i
 must yield, and where it says so ``read_text``'s account of it: the answer, the
 reasoning, the skipped regions, truncation, fates, the check against the tools given,
 or the error raised with its partial reply. The suite is plain JSON, so another
-implementation runs it unchanged.
+implementation runs it unchanged; the comparison is :mod:`toolwire.spec.conformance_text`'s,
+the one ``toolwire conformance`` holds any implementation's answers to.
 """
 
 from __future__ import annotations
@@ -14,79 +15,24 @@ from typing import Any
 
 import pytest
 
-from toolwire import UnmappedCall
-from toolwire.text import TextReply, bundled_text_specs, extract_from_text, read_text
+from toolwire import Registry
+from toolwire.spec.conformance_text import TEXT_EXPECT_KEYS, run_text_test
+from toolwire.text import bundled_text_specs
 
-from conformance import SUITE, Case, call_view, cases, each_test
+from conformance import SUITE, Case, cases, each_test
 
 TEXT_SUITE = SUITE / "text"
 TEXT_CASES = cases(under="text")
 TESTS = list(each_test(TEXT_CASES))
-CHECK_KEYS = ("unknown_tool", "arguments_invalid", "arguments_errors")
-EXPECT_KEYS = {
-    "clean_text", "calls", "text", "reasoning", "skipped", "truncated", "fates", "checked",
-    "error", "refused",
-}
-
-
-def _call(call: Any) -> dict[str, Any]:
-    data = call_view(call)
-    for key in CHECK_KEYS:
-        data.pop(key, None)
-    return data
-
-
-def _read(case: Case, test: dict[str, Any]) -> tuple[TextReply, UnmappedCall | None]:
-    kwargs: dict[str, Any] = dict(test.get("params", {}))
-    if "tools" in test:
-        kwargs["tools"] = test["tools"]
-    try:
-        return read_text(case.data["format"], test["text"], **kwargs), None
-    except UnmappedCall as exc:
-        assert isinstance(exc.reply, TextReply)
-        return exc.reply, exc
+REGISTRY = Registry.bundled()
 
 
 @pytest.mark.parametrize(("name", "case", "test"), TESTS, ids=[t[0] for t in TESTS])
 def test_text_case_yields_its_clean_text_and_calls(
     name: str, case: Case, test: dict[str, Any]
 ) -> None:
-    expect = test["expect"]
-    kwargs: dict[str, Any] = dict(test.get("params", {}))
-    if "tools" in test:
-        kwargs["tools"] = test["tools"]
-    reply, error = _read(case, test)
-    if "error" in expect:
-        assert error is not None, test["description"]
-        assert error.code == expect["error"]["code"]
-        if "item_type" in expect["error"]:
-            assert error.item_type == expect["error"]["item_type"]
-        with pytest.raises(UnmappedCall):
-            extract_from_text(case.data["format"], test["text"], **kwargs)
-    else:
-        assert error is None, f"{test['description']}: {error}"
-        clean, calls = extract_from_text(case.data["format"], test["text"], **kwargs)
-        assert [_call(call) for call in calls] == expect["calls"], test["description"]
-        assert clean == expect["clean_text"], test["description"]
-    assert [_call(call) for call in reply.calls] == expect["calls"], test["description"]
-    for key in ("text", "reasoning", "truncated"):
-        if key in expect:
-            assert getattr(reply, key) == expect[key], f"{test['description']}: {key}"
-    if "skipped" in expect:
-        got = [{"start": s.start, "end": s.end, "code": s.code} for s in reply.skipped]
-        assert got == expect["skipped"], test["description"]
-        assert all(s.text == test["text"][s.start : s.end] for s in reply.skipped)
-    if "refused" in expect:
-        got = [{"start": r.start, "end": r.end, "recipient": r.recipient} for r in reply.refused]
-        assert got == expect["refused"], test["description"]
-    if "fates" in expect:
-        assert list(reply.fates()) == expect["fates"], test["description"]
-    if "checked" in expect:
-        got = [
-            {"unknown_tool": c.unknown_tool, "arguments_invalid": c.arguments_invalid}
-            for c in reply.calls
-        ]
-        assert got == expect["checked"], test["description"]
+    # The comparison toolwire conformance applies to any implementation's text answers.
+    assert run_text_test(REGISTRY, case.data["format"], test) == [], test["description"]
 
 
 @pytest.mark.parametrize("case", TEXT_CASES, ids=[c.name for c in TEXT_CASES])
@@ -102,7 +48,7 @@ def test_text_case_file_is_well_formed_and_filed_under_its_format(case: Case) ->
     for test in case.data["tests"]:
         assert set(test) <= {"description", "text", "params", "tools", "expect"}
         assert test["description"]
-        assert "calls" in test["expect"] and set(test["expect"]) <= EXPECT_KEYS
+        assert "calls" in test["expect"] and set(test["expect"]) <= set(TEXT_EXPECT_KEYS)
         assert ("clean_text" in test["expect"]) != ("error" in test["expect"])
 
 

@@ -128,8 +128,10 @@ export declare class Reply {
 /** An error toolwire raises on purpose; `code` is stable (specs/README.md §3, §8, §9.8). */
 export declare class ToolwireError extends Error {
   readonly code: string;
-  /** unmapped_call, unknown_item_type: the partial reply data of the whole response. */
+  /** unmapped_call, unknown_item_type: the partial reply data of the whole response; from readText or extractFromText, the partial TextReply. */
   readonly reply?: unknown;
+  /** unmapped_call: where the item sits (from model text, `text[START:END]`). */
+  readonly location?: string;
   readonly item_index?: number | null;
   readonly item_type?: string | null;
   /** malformed_response: the format whose replies this body looks like, or null. */
@@ -165,11 +167,64 @@ export type Response = JsonObject | string;
 export interface TextOptions {
   /** The text format's parameters (e.g. { tag: 'tool_call' }). */
   params?: Record<string, string>;
-  /** Each tool's parameters schema by name: types the values of XML-family formats (§1b.4). */
-  tools?: Record<string, JsonObject> | null;
+  /**
+   * The tools offered: a Tools (compiled from the request as sent), or each tool's parameters
+   * schema by name (null: unchecked), compiled as Python's Tools.from_schemas. Values of
+   * XML-family formats are typed by them (§1b.4) and every call is checked (§1b.12, §8.2). An
+   * object with parameters(name) alone only types the values.
+   */
+  tools?: Tools | Record<string, JsonObject | boolean | null> | { parameters(name: string): Json | undefined } | null;
 }
 
-export interface TextReply { readonly text: string; readonly calls: readonly ToolCall[] }
+/** A stretch of model text (§1b.12): offsets in code points, the text between them, a stable code and a reason for people. */
+export interface TextRegion {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  /** `cut-off` or `not-a-call` (skipped), `unmapped_call` (refused). */
+  readonly code: string;
+  readonly reason: string;
+  /** A refused message's recipient (the built-in tool it is addressed to). */
+  readonly recipient?: string;
+}
+
+/** TextReply.to_dict() (specs/README.md §7, §1b.12). */
+export interface TextReplyJSON {
+  text: string;
+  reasoning: string;
+  calls: Array<ToolCallJSON & { fate: Fate }>;
+  skipped: TextRegion[];
+  truncated: boolean;
+  refused: TextRegion[];
+}
+
+/** Model text read with a text spec: the answer, the reasoning and the calls apart, and the account of every call region. */
+export declare class TextReply {
+  private constructor();
+  /** The answer: the text without its lifted calls and reasoning regions, trimmed. */
+  readonly text: string;
+  /** The reasoning regions' inner text, joined by a blank line; "" when there are none. */
+  readonly reasoning: string;
+  /** The calls in the order written (incomplete where the end of the text cut one). */
+  readonly calls: readonly ToolCall[];
+  /** The call regions that yielded no call (their text stays in `text`). */
+  readonly skipped: readonly TextRegion[];
+  /** The text ends inside a call region or a reasoning region. */
+  readonly truncated: boolean;
+  /** The messages the spec refuses (a Harmony built-in tool): only in an unmapped_call error's partial reply. */
+  readonly refused: readonly TextRegion[];
+  /** Each call's fate, in order: an incomplete call is dropped, one with wrong arguments rejected. */
+  fates(): Fate[];
+  /** The calls to run. */
+  readonly runnableCalls: ToolCall[];
+  /** The calls the end of the text cut: neither run nor answered. */
+  readonly droppedCalls: ToolCall[];
+  /** The calls to answer with an error result (undecodable, unknown tool, invalid arguments). */
+  readonly rejectedCalls: ToolCall[];
+  readonly hasCalls: boolean;
+  /** The same JSON as Python's TextReply.to_dict(). */
+  toJSON(): TextReplyJSON;
+}
 
 /** Wire and text specs by format name, with the package's operations. */
 export declare class Registry {
@@ -201,9 +256,9 @@ export declare function locate(format: string, response: Response, options?: { s
 export declare function sniffFormat(response: Response): string | null;
 /** A reply whose text answers a response-format request, as a synthetic call of toolName (§1.8). */
 export declare function fromStructuredOutput(format: string | null, response: Response, toolName: string, options?: { choice?: number | null }): ToolCall;
-/** Tool calls a model wrote inside its text: the clean text and the calls. */
+/** Tool calls a model wrote inside its text: the clean text (reasoning left in as written) and the calls. Throws unmapped_call as readText does. */
 export declare function extractFromText(format: string, text: string, options?: TextOptions): { cleanText: string; calls: ToolCall[] };
-/** Model text in a text format: the text without the calls, and the calls. */
+/** Model text in a text format: the answer, the reasoning and the calls apart. A message the spec refuses throws ToolwireError unmapped_call, its `reply` the partial TextReply. */
 export declare function readText(format: string, text: string, options?: TextOptions): TextReply;
 
 /** The request's tools compiled for a format (§8). */

@@ -6,10 +6,10 @@ import data from './specs/bundled.js';
 import { Registry, SpecError, ToolwireError, bundled } from './api/registry.js';
 import { Tools as ToolsOf, checkedReply } from './api/tools.js';
 import { Accumulator as AccumulatorOf, readStreamWith, readStreamAsyncWith } from './api/stream.js';
-import { ToolCall, ServerToolCall, Reply, StreamUpdate } from './api/values.js';
+import { ToolCall, ServerToolCall, Reply, TextReply, StreamUpdate } from './api/values.js';
 import { decodeArguments as decode } from './lib/json.js';
 
-export { Registry, SpecError, ToolwireError, ToolCall, ServerToolCall, Reply, StreamUpdate };
+export { Registry, SpecError, ToolwireError, ToolCall, ServerToolCall, Reply, TextReply, StreamUpdate };
 
 export const version = data.version;
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec.conformance import call_view, differences
+from ..spec.conformance import differences
+from ..spec.conformance_text import text_differences
 from .checks_wire import Check
 
 __all__ = ["check_expression", "check_spec_validation", "check_text"]
@@ -16,21 +17,16 @@ def _failed(answer: dict[str, Any]) -> list[str]:
 
 
 def check_text(name: str, data: dict[str, Any]) -> Check:
-    """Each test's text read in the case's text format: the clean text and the calls."""
+    """Each test's text read in the case's text format, with the test's tools: the whole
+    reading (or the refusal with its partial reply), compared as the Python suite compares
+    its own (:func:`toolwire.spec.conformance_text.text_differences`)."""
     answers = yield [{"id": f"{name}::{index}", "op": "text", "format": data["format"],
-                      "text": test["text"], "params": test.get("params", {})}
+                      "text": test["text"], "params": test.get("params", {}),
+                      "tools": test.get("tools")}
                      for index, test in enumerate(data["tests"])]
     out: list[str] = []
     for index, (test, answer) in enumerate(zip(data["tests"], answers, strict=True)):
-        if "error" in answer:
-            found = _failed(answer)
-        else:
-            result = answer["result"]
-            found = differences("calls", test["expect"]["calls"],
-                                [call_view(c) for c in result["calls"]])
-            found += differences("clean_text", test["expect"]["clean_text"],
-                                 result["clean_text"])
-        out += [f"tests[{index}]: {d}" for d in found]
+        out += [f"tests[{index}]: {d}" for d in text_differences(test, answer)]
     return out
 
 

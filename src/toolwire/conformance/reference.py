@@ -72,9 +72,10 @@ def _tools(request: dict[str, Any]) -> Any:
 
 
 def _text(request: dict[str, Any]) -> Any:
-    clean, calls = _bundled().extract_from_text(request["format"], request["text"],
-                                                        **request["params"])
-    return {"clean_text": clean, "calls": [call.to_dict() for call in calls]}
+    from ..spec.conformance_text import text_reading
+
+    return text_reading(_bundled(), request["format"], request["text"],
+                        params=request["params"], tools=request["tools"])
 
 
 class _EvaluationFailed(ToolwireError):

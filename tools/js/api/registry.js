@@ -8,10 +8,11 @@ import { holds } from '../lib/expression.js';
 import { loads, isObject } from '../lib/json.js';
 import { normalized } from '../lib/normalize.js';
 import { textScanner } from '../lib/text.js';
-import { compileTools, checkCalls } from '../lib/tools.js';
+import { compileTools, checkCalls, toolsFromSchemas } from '../lib/tools.js';
 import { provideMetaSchemas } from '../lib/meta_schemas.js';
 import { readYaml } from '../lib/yaml.js';
-import { Reply, ToolCall } from './values.js';
+import { Reply, TextReply, ToolCall } from './values.js';
+import { Tools } from './tools.js';
 
 export { ToolwireError };
 
@@ -152,31 +153,62 @@ export class Registry {
   }
 
   #scanner(format, params, tools) {
-    const data = this.#text[format];
-    if (!data) throw new ToolwireError('unknown_format', `unknown text format '${format}'; known: ${this.textFormats.join(', ')}`, { format });
-    if (tools) return textScanner(data, params, { tools });
+    const data = this.#textSpec(format);
+    if (tools !== null && tools !== undefined) return textScanner(data, params, textTools(tools));
     const key = `${format}\u0000${JSON.stringify(Object.entries(params).sort())}`;
     if (!this.#scanners.has(key)) this.#scanners.set(key, textScanner(data, params));
     return this.#scanners.get(key);
   }
 
-  // Tool calls a model wrote inside its text (§1b): the clean text and the calls.
-  extractFromText(format, text, { params = {}, tools = null } = {}) {
+  #textSpec(format) {
+    const data = this.#text[format];
+    if (!data) throw new ToolwireError('unknown_format', `unknown text format '${format}'; known: ${this.textFormats.join(', ')}`, { format });
+    return data;
+  }
+
+  // The scanner's whole reading; a message the spec refuses (§1b.3) throws unmapped_call with the
+  // partial TextReply, as every reading of text does: never raw tokens left in the text.
+  #readText(format, text, params, tools) {
     if (typeof text !== 'string') throw new TypeError('the text must be a string');
     const found = this.#scanner(format, params, tools)(text);
+    if (found.refused.length) {
+      const first = found.refused[0]; // text has no items: index 0, the location says where
+      const name = this.#textSpec(format).format;
+      const location = `text[${first.start}:${first.end}]`;
+      throw new ToolwireError('unmapped_call', `${name}: item 0 at ${location} of type '${first.recipient}' is not mapped: ${first.reason}`,
+        { format: name, item_index: 0, item_type: first.recipient, reason: first.reason, location, reply: new TextReply(found) });
+    }
+    return found;
+  }
+
+  // Tool calls a model wrote inside its text (§1b): the clean text (reasoning left in as
+  // written) and the calls. With tools, the calls are checked as readText's are.
+  extractFromText(format, text, { params = {}, tools = null } = {}) {
+    const found = this.#readText(format, text, params, tools);
     return { cleanText: found.clean_text, calls: found.calls.map((c) => new ToolCall(c)) };
   }
 
-  // Model text read in a text format: { text (without the calls), calls }.
-  readText(format, text, options = {}) {
-    const { cleanText, calls } = this.extractFromText(format, text, options);
-    return Object.freeze({ text: cleanText, calls: Object.freeze(calls) });
+  // Model text read in a text format (§1b.12): a TextReply — the answer, the reasoning and the
+  // calls apart, with the account of every call region. With tools (a Tools, or {name: parameters
+  // schema}), values are typed by them (§1b.4) and every call checked (§8.2).
+  readText(format, text, { params = {}, tools = null } = {}) {
+    return new TextReply(this.#readText(format, text, params, tools));
   }
 
   #compiledTools(format, tools) {
     if (tools && tools.compiled && tools.format === format) return tools.compiled;
     return compileTools(this.spec(format), tools, Object.entries(this.specs()));
   }
+}
+
+// The tools= of a text reading, as Python takes them: a Tools (its calls checked against the
+// request it was compiled from), {name: parameters schema or null} (compiled as
+// Tools.from_schemas), or an object with parameters(name) alone (values typed, nothing checked).
+function textTools(tools) {
+  if (tools instanceof Tools) return { tools, check: tools.compiled };
+  if (typeof tools.parameters === 'function') return { tools };
+  if (isObject(tools)) return { tools, check: toolsFromSchemas(tools) };
+  throw new TypeError('tools must be a Tools or an object {tool name: parameters schema}');
 }
 
 let bundledRegistry = null;

@@ -1,7 +1,7 @@
-// The values the package hands out: ToolCall, ServerToolCall, Reply, StreamUpdate. Each wraps
+// The values the package hands out: ToolCall, ServerToolCall, Reply, TextReply, StreamUpdate. Each wraps
 // the plain data the implementation in lib/ computes, frozen, with JavaScript's names; toJSON()
-// gives the JSON toolwire's Python package writes (ToolCall.to_dict(), Reply.to_dict():
-// specs/README.md §7), so a reply read here is data a Python process reads back.
+// gives the JSON toolwire's Python package writes (ToolCall.to_dict(), Reply.to_dict(),
+// TextReply.to_dict(): specs/README.md §7), so a reply read here is data a Python process reads back.
 import { fates as fatesOf } from '../lib/interpreter.js';
 import { replyToDict } from '../lib/reply_json.js';
 
@@ -116,6 +116,52 @@ export class Reply {
 }
 
 export const replyOf = (raw) => new Reply(raw);
+
+// One stretch of model text (§1b.12): a call region that yielded no call (skipped), or a message
+// the spec refuses (refused, with its recipient). Offsets count code points, as Python's do.
+const region = ({ start, end, text, code, reason, recipient }) => (recipient === undefined || recipient === null
+  ? { start, end, text, code, reason } : { start, end, text, code, reason, recipient });
+
+// Model text read with a text spec (§1b.12), as Python's TextReply: the answer (`text`), the
+// reasoning and the calls apart, every call region that yielded no call (`skipped`), whether the
+// text was cut inside one (`truncated`), and — only in the partial reply an unmapped_call error
+// carries — the refused messages.
+export class TextReply {
+  #raw;
+
+  constructor(raw) {
+    this.#raw = { ...raw, calls: raw.calls.map((c) => ({ ...c })) };
+    this.text = raw.text;
+    this.reasoning = raw.reasoning;
+    this.calls = Object.freeze(raw.calls.map((c) => new ToolCall(c)));
+    this.skipped = frozen(raw.skipped.map(region));
+    this.truncated = !!raw.truncated;
+    this.refused = frozen((raw.refused || []).map(region));
+    Object.freeze(this);
+  }
+
+  // The text says exactly which call its end cut (that one is incomplete), so the split is made
+  // with truncated false: no complete call is dropped for standing last.
+  fates() { return fatesOf({ calls: this.#raw.calls, truncated: false }); }
+  #withFate(fate) { const f = this.fates(); return this.calls.filter((_, i) => f[i] === fate); }
+  get runnableCalls() { return this.#withFate('runnable'); }
+  get droppedCalls() { return this.#withFate('dropped'); }
+  get rejectedCalls() { return this.#withFate('rejected'); }
+  get hasCalls() { return this.calls.length > 0; }
+
+  // TextReply.to_dict(): text, reasoning, calls (each with its fate), skipped, truncated, refused.
+  toJSON() {
+    const fates = this.fates();
+    return {
+      text: this.text,
+      reasoning: this.reasoning,
+      calls: this.calls.map((call, i) => ({ ...call.toJSON(), fate: fates[i] })),
+      skipped: copy(this.skipped),
+      truncated: this.truncated,
+      refused: copy(this.refused),
+    };
+  }
+}
 
 // One thing that became ready while a stream was fed (§9.6).
 export class StreamUpdate {

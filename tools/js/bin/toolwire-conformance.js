@@ -7,7 +7,7 @@
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
-  read, sniffFormat, fromStructuredOutput, extractFromText, Tools, Accumulator, Registry, ToolwireError,
+  read, sniffFormat, fromStructuredOutput, extractFromText, readText, Tools, Accumulator, Registry, ToolwireError,
 } from '../index.js';
 import { compileExpression } from '../lib/expression.js';
 import { loadFile, loadFolder, sortProblems } from '../lib/loader.js';
@@ -17,7 +17,8 @@ const SPECS = fileURLToPath(new URL('../specs/', import.meta.url));
 const errorJson = (error) => {
   const out = { code: error.code, message: error.message };
   for (const [key, value] of Object.entries(error)) {
-    if (key === 'reply') out.reply = value ? Registry.replyJson(value) : null;
+    // a wire error's partial reply is the implementation's reply data; a text error's a TextReply
+    if (key === 'reply') out.reply = !value ? null : typeof value.toJSON === 'function' ? value.toJSON() : Registry.replyJson(value);
     else if (key !== 'code') out[key] = value;
   }
   return out;
@@ -76,8 +77,9 @@ const OPERATIONS = {
     return { names: [...tools.names], parameters: Object.fromEntries(tools.names.map((n) => [n, tools.parameters(n)])) };
   },
   text: (r) => {
-    const { cleanText, calls } = extractFromText(r.format, r.text, { params: r.params });
-    return { clean_text: cleanText, calls: calls.map((c) => c.toJSON()) };
+    const options = { params: r.params, tools: r.tools };
+    const reply = readText(r.format, r.text, options); // a refused message throws, with the partial TextReply
+    return { clean_text: extractFromText(r.format, r.text, options).cleanText, ...reply.toJSON() };
   },
   expression: (r) => {
     try { return compileExpression(r.expression).evaluate(r.data); } catch (error) {

@@ -2,8 +2,8 @@
 // TypeScript user calls it, every public name at least once.
 import {
   read, extract, locate, sniffFormat, fromStructuredOutput, extractFromText, readText, readStream, readStreamAsync,
-  decodeArguments, version, Registry, Tools, Accumulator, ToolwireError, SpecError, Reply, ToolCall, StreamUpdate,
-  type ReplyJSON, type ToolCallJSON, type Fate,
+  decodeArguments, version, Registry, Tools, Accumulator, ToolwireError, SpecError, Reply, TextReply, ToolCall, StreamUpdate,
+  type ReplyJSON, type TextReplyJSON, type TextRegion, type ToolCallJSON, type Fate,
 } from 'toolwire';
 
 const response = { choices: [{ message: { tool_calls: [] }, finish_reason: 'stop' }] };
@@ -18,8 +18,15 @@ const sniffed: string | null = sniffFormat(response);
 const forced: ToolCall = fromStructuredOutput('openai', response, 'answer');
 const { cleanText, calls } = extractFromText('hermes', 'text', { params: { tag: 'tool_call' } });
 const text = readText('hermes', 'text').text;
+const textReply: TextReply = readText('hermes', 'text', { tools: { f: { type: 'object' }, g: null } });
+const textJson: TextReplyJSON = textReply.toJSON();
+const skipped: readonly TextRegion[] = textReply.skipped;
+const textFates: Fate[] = textReply.fates();
+const toRun: ToolCall[] = textReply.runnableCalls;
+const reasoning: string = textReply.reasoning;
 const tools = new Tools('openai', [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }]);
 const checked: Reply = read('openai', response, { tools });
+const textChecked: boolean = readText('hermes', 'text', { tools }).truncated;
 const schema = tools.parameters('f');
 const acc = new Accumulator('anthropic');
 const updates: StreamUpdate[] = [...acc.feed({ type: 'ping' }), ...acc.feedBytes(new Uint8Array()), ...acc.close()];
@@ -34,4 +41,5 @@ try { read(null, '{}'); } catch (error) {
   else if (error instanceof ToolwireError) console.log(error.code);
 }
 console.log(version, json, fates, firstJson, names, items, sniffed, forced, cleanText, calls, text, checked, schema,
+  textReply, textJson, skipped, textFates, toRun, reasoning, textChecked,
   updates, streamed, whole, later, formats, decoded);
