@@ -3,8 +3,8 @@ derived properties every implementation is held to.
 
 * The ready order, the reply (or the error, raised again by ``reply()``), the bound format,
   and, where the test gives one, equality with ``read()`` of the ``equivalent_response``.
-* Prefix safety: fed only the first *k* events, an implementation hands out no call the
-  whole stream does not, and every call of its partial reply (``allow_incomplete``) is
+* Prefix safety: fed only the first *k* events, an implementation hands out the calls the
+  whole stream hands out first, in order (a call handed out is final), and every call of its partial reply (``allow_incomplete``) is
   ``incomplete`` or the whole stream's call in that place; the partial text is a prefix.
 * Byte splits: raw text cut at every byte offset, and fed one byte at a time, gives the
   same updates and the same outcome as the whole.
@@ -167,9 +167,13 @@ def _partial(answer: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _cuts(rid: str, fmt: str | None, events: list[Any], whole: dict[str, Any]) -> Check:
-    """Prefix safety at every cut of the events."""
+    """Prefix safety at every cut of the events: the calls a cut hands out are the whole
+    stream's, in order (also where the whole stream fails later: what it handed out before
+    failing is final), and the cut's partial reply agrees with the whole one."""
     full = _partial(whole) if "error" not in whole else None
     full_calls = None if full is None else [_value(c) for c in full["calls"]]
+    handed_by_whole = [] if "error" in whole else [
+        _value(u["call"]) for u in whole["result"]["ready"] if u.get("kind") == "call"]
     answers = yield [_stream_request(f"{rid}:cut{cut}", fmt, events=events[:cut])
                      for cut in range(len(events))]
     out: list[str] = []
@@ -178,11 +182,12 @@ def _cuts(rid: str, fmt: str | None, events: list[Any], whole: dict[str, Any]) -
         if "error" in answer:
             out.append(f"{where}: the request failed: {answer['error'].get('code')}")
             continue
-        for update in answer["result"]["ready"]:
-            if update.get("kind") == "call" and not (full_calls is not None and any(
-                    same_json(_value(update["call"]), c) for c in full_calls)):
-                out.append(f"{where}: hands out {_value(update['call'])}, which the whole"
-                           " stream does not")
+        handed = [u["call"] for u in answer["result"]["ready"] if u.get("kind") == "call"]
+        for index, call in enumerate(handed):
+            if index >= len(handed_by_whole) or not same_json(
+                    _value(call), handed_by_whole[index]):
+                out.append(f"{where}: hands out {_value(call)} as call {index}, which the"
+                           " whole stream does not")
         partial = _partial(answer)
         if partial is None or full is None or full_calls is None:
             continue
