@@ -4,8 +4,9 @@ derived properties every implementation is held to.
 * The ready order, the reply (or the error, raised again by ``reply()``), the bound format,
   and, where the test gives one, equality with ``read()`` of the ``equivalent_response``.
 * Prefix safety: fed only the first *k* events, an implementation hands out the calls the
-  whole stream hands out first, in order (a call handed out is final), and every call of its partial reply (``allow_incomplete``) is
-  ``incomplete`` or the whole stream's call in that place; the partial text is a prefix.
+  whole stream hands out first, in order (a call handed out is final), and every call of
+  its partial reply (``allow_incomplete``) is ``incomplete`` or the whole stream's call in
+  that place; the partial text is a prefix.
 * Byte splits: raw text cut at every byte offset, and fed one byte at a time, gives the
   same updates and the same outcome as the whole.
 
