@@ -135,3 +135,15 @@ def test_generated_extract_declines_a_stream_event_without_calls(fmt: str) -> No
     assert build_fast_extract(spec, False)(event) is None  # the walk names the Accumulator
     with pytest.raises(ToolwireError, match="Accumulator"):
         Registry.bundled().extract(fmt, event)
+
+
+def test_generated_extract_declines_a_stream_event_that_holds_calls() -> None:
+    # An Ollama line with done: false is one event of a stream even when it carries a
+    # call: the walk refuses it, so the generated function must step aside too (a fuzz
+    # harness found extract_sniff answering a call where read(None) refused).
+    spec = Registry.bundled().spec("ollama")
+    event = {"model": "m", "done": False, "message": {"role": "assistant", "tool_calls": [
+        {"function": {"name": "forecast", "arguments": {}}}]}}
+    assert spec.stream_event is not None and spec.stream_event.evaluate(event) is True
+    assert build_fast_extract(spec, False)(event) is None
+    assert build_fast_extract(spec, True)(event) is None

@@ -16,7 +16,7 @@ would write by hand for that provider — and compiles it on first use:
 
 The generated code handles the regular case only. On anything irregular — a selection
 that is not a list, an item that is not an object, a refused or (where the spec fails
-closed) unknown type, an expression that fails, a reply without calls that is one event
+closed) unknown type, an expression that fails, a body that is one event
 of the format's stream (``stream.event``), the provider's error body or a body without
 the format's shape (:mod:`.gate`) — it returns ``None`` and the caller
 runs the interpreter, which raises the exact error with its location. ``extract`` has no
@@ -372,6 +372,11 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     w.line(1, "append = calls.append")
     w.line(1, "try:")
     _gate_code(w, spec)
+    if spec.stream_event is not None:
+        # One event of the format's stream is no reply, calls or not: the walk raises the
+        # error naming the Accumulator.
+        w.line(2, f"if {w.holds(2, spec.stream_event, 'response')}:")
+        w.line(3, "return None")
     prefixes: dict[Any, str] = {}
     for index, (source, data) in enumerate(zip(spec.sources, spec.data["items"], strict=True)):
         w.line(2, f"# source {index}: {source.select.source!r}")
@@ -403,13 +408,6 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
                 w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
                 w.line(6, "return None")
             _dispatch_code(w, 5, spec, data, "child", refuse_unknown)
-    if spec.stream_event is not None:
-        # No call found: one event of the format's stream would read as "no calls", so
-        # it is told apart here (the walk raises the error naming the Accumulator).
-        w.line(2, "if not calls:")
-        condition = w.holds(3, spec.stream_event, "response")
-        w.line(3, f"if {condition}:")
-        w.line(4, "return None")
     # An expression that failed, or a value that was unhashable: the interpreter knows
     # which error to raise, and where.
     w.line(1, "except Exception:")
