@@ -111,6 +111,7 @@ function viewOf(spec, response, choice) {
     if (choice > 0) throw new ToolwireError('not_declared', `${spec.format} declares no choices`, { part: 'choices' });
     return { view: response, count, choice };
   }
+  if (choice === 0) return { view: response, count, choice }; // never range-checked (§1.9)
   if (choice >= count) throw malformed(`choice ${choice} of ${count} alternatives`);
   const keys = spec.choices.list.split('.');
   const copy = (obj, depth) => {

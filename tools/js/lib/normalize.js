@@ -1,6 +1,7 @@
 // SDK-object dumps keyed as the SDK, not the wire: specs/README.md §5. Only where the format's
 // `normalize.detect` holds on a plain-data reply are its keys renamed by `aliases` (never
-// inside a `verbatim` key, never onto a wire key that is present); a wire body costs nothing.
+// inside a `verbatim` member, named by either key; never onto a wire key that is present); a
+// wire body costs nothing.
 import { holds } from './expression.js';
 import { isObject } from './json.js';
 
@@ -10,7 +11,8 @@ function renamed(value, aliases, verbatim) {
   const out = {};
   for (const [key, inner] of Object.entries(value)) {
     const wire = Object.hasOwn(aliases, key) && !Object.hasOwn(value, aliases[key]) ? aliases[key] : key;
-    out[wire] = verbatim.has(key) ? inner : renamed(inner, aliases, verbatim);
+    // Verbatim by the SDK's key or by the wire key it becomes (§5: either may be listed).
+    out[wire] = verbatim.has(key) || verbatim.has(wire) ? inner : renamed(inner, aliases, verbatim);
   }
   return out;
 }

@@ -281,7 +281,7 @@ export const operationMethods = {
     for (const element of value) {
       if (!isObject(element)) throw fail('malformed_stream', 'extend needs objects');
       items.push(copy(element));
-      this.addSlot(op.list, items.length - 1, items.length - 1, null, false);
+      this.addSlot(op.list, items.length - 1, null, null, false); // no key, no id (§9.4)
     }
   },
 
@@ -302,7 +302,8 @@ export const operationMethods = {
           this.note = `the terminal ${op.keep} was empty: the streamed items were kept`;
         } else if (Array.isArray(now)) {
           this.rebound = mine.filter((s) => s.pos < now.length); // the terminal items replace them
-          for (let pos = mine.length; pos < now.length; pos++) this.addSlot(op.keep, pos, pos, null, false, false);
+          // Items no event streamed: closed slots with no key and no id (§9.4).
+          for (let pos = mine.length; pos < now.length; pos++) this.addSlot(op.keep, pos, null, null, false, false);
         }
       }
     }

@@ -2,7 +2,7 @@
 // The package's bundled specs, made from the repository's specs/ (run by `npm ci` through
 // `prepare`, and by `npm pack` through `prepack`): the spec files, meta-schemas and example
 // replies copied into specs/, and specs/bundled.js, one ES module holding what reading needs
-// (every wire spec resolved, §4.1's export shape; every text spec's data; the meta-schemas), so
+// (every wire spec resolved, §4.2's export shape; every text spec's data; the meta-schemas), so
 // the package reads with no file system. Every wire spec is loaded and checked first: a spec
 // with a problem stops the build.
 import fs from 'node:fs';
