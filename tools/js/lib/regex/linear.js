@@ -17,11 +17,12 @@ function sweep(program, tests, text, tables, firstOnly, anchored) {
   const { op, a, b, dir } = program;
   const size = op.length;
   const end = dir > 0 ? text.length : 0;
-  let current = new Int32Array(size);
-  let next = new Int32Array(size);
+  // One program is never swept inside its own sweep: its buffers are reused.
+  const scratch = (program.scratch ||= [new Int32Array(size), new Int32Array(size), new Int32Array(size), new Int32Array(size)]);
+  let [current, next] = scratch;
+  const [, , mark, stack] = scratch;
+  mark.fill(-1);
   let count = 0;
-  const mark = new Int32Array(size).fill(-1);
-  const stack = new Int32Array(size);
   const found = firstOnly ? null : new Uint8Array(text.length + 1);
   let matchedAt = -1;
 
