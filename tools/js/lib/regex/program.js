@@ -21,10 +21,9 @@
 // Look-arounds differ by engine. The linear engine answers every look-around for every
 // position of the text before the search, each by one sweep of its body: (?<=X) holds where
 // X ends (a forward sweep starting X at every position), (?=X) where X starts (the reversed X
-// swept backwards). So `linear.looks[i]` is a program and its sweep direction, inner
-// look-arounds first. The backtracking engine runs the body where it stands (ECMAScript's
-// semantics, captures included): `backtracking.subs[i]` is the body forwards for (?=X) and
-// backwards for (?<=X).
+// swept backwards): `bodies[i]` is that program, inner look-arounds first. The backtracking
+// engine runs the body where it stands (ECMAScript's semantics, captures included):
+// `bodies[i]` is the body forwards for (?=X) and backwards for (?<=X).
 
 export const LIT = 0, ANY = 1, SET = 2, MATCH = 3, JMP = 4, SPLIT = 5, ASSERT = 6, LOOK = 7,
   SAVE = 8, RESET = 9, MARK = 10, CHECK = 11, BACKREF = 12;
