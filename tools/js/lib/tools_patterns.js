@@ -2,8 +2,8 @@
 // the pattern is the developer's, the text the model's, so no check may hang a loop.
 //
 // * `regExpEngine` is ajv's `code.regExp`: every pattern ajv tests (`pattern`,
-//   `patternProperties`, and the patterns `additionalProperties` and
-//   `unevaluatedProperties` consult) is a BoundedRegExp (lib/regex), never a RegExp.
+//   `patternProperties`, and the patterns `additionalProperties` consults) is a
+//   BoundedRegExp (lib/regex), never a RegExp.
 // * A search that runs out of steps answers "no match" to ajv, and the value gets its own
 //   error, keyword `regex_budget`, at its pointer (a `patternProperties` key: the property's
 //   pointer, as Python reports it): `withBudgetChecks` adds a keyword beside every pattern

@@ -54,6 +54,11 @@ test('patternProperties keys are searched bounded, an overrun flagging the prope
   assert.deepEqual(verdict(nested, { o: { [OVERRUN]: 1 } }), [[`/o/${OVERRUN}`, 'regex_budget']]);
 });
 
+test('the patterns additionalProperties consults run bounded', () => {
+  const tools = new Tools('openai', request({ type: 'object', patternProperties: { '^([a-z]+_?)*$': { type: 'integer' } }, additionalProperties: false }));
+  assert.deepEqual(verdict(tools, { [`${'a'.repeat(40)}!`]: 1, ok_key: 2 }), [['', 'additionalProperties']]); // RegExp: minutes
+});
+
 test('a pattern reached through $ref or items runs bounded too', () => {
   const tools = new Tools('openai', request({
     type: 'object',
