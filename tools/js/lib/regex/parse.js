@@ -120,7 +120,7 @@ class Reader {
     } else if (text.startsWith('?<', this.pos)) {
       this.pos += 2;
       const name = this.groupName();
-      if (this.names.has(name)) throw new RegexUnsupported(`the group name ${name} is used twice`);
+      if (this.names.has(name)) throw new RegexUnsupported(`the group name ${name} is used twice (newer than ES2024)`);
       const index = ++this.groups;
       this.names.set(name, index);
       node = { t: 'group', index, body: this.alternation() };
