@@ -7,16 +7,16 @@ import { compileExpression, holds } from './expression.js';
 import { loads, isObject } from './json.js';
 import { ToolwireError } from './interpreter.js';
 import { checkReferences, FORMATS } from './tools_schema.js';
+import { regExpEngine, addBudgetKeyword, checkPatterns, withBudgetChecks, settle } from './tools_patterns.js';
 
 // The formats of §8.2 are asserted, any other is an annotation; nothing is ever retrieved
-// (ajv loads no schema it is not given, and checkReferences refuses a $ref it cannot resolve).
-// Patterns are compiled with ajv's RegExp (ECMA, backtracking): unlike Python's bounded
-// engine, a pathological pattern is not bounded here (tools/js/README.md).
+// (ajv loads no schema it is not given, and checkReferences refuses a $ref it cannot resolve);
+// every pattern runs bounded, a search out of steps being `regex_budget` (tools_patterns.js).
 const withFormats = (ajv) => {
   for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
-  return ajv;
+  return addBudgetKeyword(ajv);
 };
-const OPTIONS = { allErrors: true, strict: false, validateFormats: true, logger: false };
+const OPTIONS = { allErrors: true, strict: false, validateFormats: true, logger: false, code: { regExp: regExpEngine } };
 const DRAFTS = {
   draft7: { uri: 'http://json-schema.org/draft-07/schema', make: () => withFormats(new Ajv(OPTIONS)) },
   'draft2020-12': { uri: 'https://json-schema.org/draft/2020-12/schema', make: () => withFormats(new Ajv2020(OPTIONS)) },
@@ -202,10 +202,13 @@ export function compileTools(spec, input, others = []) {
       const first = ajv.errors[0];
       throw fail(`its schema is not a valid JSON Schema: ${first.message}`, first.instancePath);
     }
-    try { checkReferences(schema); } catch (error) { throw fail(error.message, error.pointer); }
+    try {
+      checkReferences(schema);
+      checkPatterns(schema);
+    } catch (error) { throw fail(error.message, error.pointer); }
     if (isObject(schema) && typeof schema.$id === 'string') ajv.removeSchema(schema.$id); // one $id, many requests
     let validate;
-    try { validate = ajv.compile(schema); } catch (error) { throw fail(`its schema does not compile: ${error.message}`, ''); }
+    try { validate = ajv.compile(withBudgetChecks(schema)); } catch (error) { throw fail(`its schema does not compile: ${error.message}`, ''); }
     offer(name, { name, schema, validate }, index);
   });
   return { format, names: [...tools.keys()], parameters: Object.fromEntries([...tools].map(([n, t]) => [n, t.schema])), tools };
@@ -219,7 +222,8 @@ export function toolsFromSchemas(schemas) {
     if (schema === null) { tools.set(name, { name, schema: null }); continue; }
     const ajv = validatorOf(dialectOf(schema, 'draft2020-12'));
     if (!ajv.validateSchema(schema)) throw invalid(null, `tool ${name}: its schema is not a valid JSON Schema`, { tool: name });
-    tools.set(name, { name, schema, validate: ajv.compile(schema) });
+    try { checkPatterns(schema); } catch (error) { throw invalid(null, `tool ${name}: ${error.message}`, { tool: name, pointer: error.pointer }); }
+    tools.set(name, { name, schema, validate: ajv.compile(withBudgetChecks(schema)) });
   }
   return { format: null, names: [...tools.keys()], parameters: Object.fromEntries([...tools].map(([n, t]) => [n, t.schema])), tools };
 }
@@ -246,8 +250,9 @@ export function checkCalls(compiled, calls) {
     }
     if (valid) return checked;
     // An applicator (anyOf, oneOf) reports once, as itself: its branches' errors go.
-    const applicators = tool.validate.errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
-    const errors = tool.validate.errors
+    const found = settle(tool.validate.errors);
+    const applicators = found.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
+    const errors = found
       .filter((e) => e.keyword !== 'if' && !applicators.some((p) => e.schemaPath.startsWith(p)))
       .map((e) => ({ pointer: e.instancePath, keyword: e.keyword, message: e.message }));
     const unique = [...new Map(errors.map((e) => [`${e.pointer}\u0000${e.keyword}\u0000${e.message}`, e])).values()];

@@ -13,18 +13,26 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 const escape = (key) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 const problem = (pointer, message) => Object.assign(new Error(message), { pointer });
 
-function* children(node, pointer) {
+// Every subschema of `node`: [keyword, key (a name or an index; null where the keyword holds
+// one schema), the subschema, whether it applies to the same value].
+export function* subschemas(node) {
   for (const key of [...IN_PLACE_ONE, ...DESCEND_ONE]) {
-    if (key in node && !Array.isArray(node[key])) yield [IN_PLACE_ONE.includes(key), `${pointer}/${key}`, node[key]];
+    if (key in node && !Array.isArray(node[key])) yield [key, null, node[key], IN_PLACE_ONE.includes(key)];
   }
   for (const key of [...IN_PLACE_LIST, ...DESCEND_LIST]) {
-    if (Array.isArray(node[key])) for (const [i, sub] of node[key].entries()) yield [IN_PLACE_LIST.includes(key), `${pointer}/${key}/${i}`, sub];
+    if (Array.isArray(node[key])) for (const [i, sub] of node[key].entries()) yield [key, i, sub, IN_PLACE_LIST.includes(key)];
   }
   for (const key of [...IN_PLACE_MAP, ...DESCEND_MAP]) {
     if (!isObject(node[key])) continue;
     for (const [name, sub] of Object.entries(node[key])) {
-      if (isObject(sub) || typeof sub === 'boolean') yield [IN_PLACE_MAP.includes(key), `${pointer}/${key}/${escape(name)}`, sub];
+      if (isObject(sub) || typeof sub === 'boolean') yield [key, name, sub, IN_PLACE_MAP.includes(key)];
     }
+  }
+}
+
+function* children(node, pointer) {
+  for (const [keyword, key, sub, inPlace] of subschemas(node)) {
+    yield [inPlace, key === null ? `${pointer}/${keyword}` : `${pointer}/${keyword}/${escape(key)}`, sub];
   }
 }
 
