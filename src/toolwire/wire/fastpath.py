@@ -17,7 +17,8 @@ would write by hand for that provider — and compiles it on first use:
 The generated code handles the regular case only. On anything irregular — a selection
 that is not a list, an item that is not an object, a refused or (where the spec fails
 closed) unknown type, an expression that fails, a body that is one event
-of the format's stream (``stream.event``), the provider's error body or a body without
+of the format's stream (``stream.event``), a dict keyed as an SDK writes it
+(``normalize.detect``), the provider's error body or a body without
 the format's shape (:mod:`.gate`) — it returns ``None`` and the caller
 runs the interpreter, which raises the exact error with its location. ``extract`` has no
 side effects, so running it again is safe, and the answer is the interpreter's by
@@ -371,6 +372,11 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     w.line(1, "calls = []")
     w.line(1, "append = calls.append")
     w.line(1, "try:")
+    normalize = spec.normalize
+    if normalize is not None and normalize.detect is not None:
+        # A dict keyed as an SDK writes it: the walk renames it first (normalize.aliases).
+        w.line(2, f"if {w.holds(2, normalize.detect, 'response')}:")
+        w.line(3, "return None")
     _gate_code(w, spec)
     if spec.stream_event is not None:
         # One event of the format's stream is no reply, calls or not: the walk raises the
