@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire.interop.objects import normalised
+from toolwire._sdk_objects import normalised
 
 from conformance import cases, each_test
 

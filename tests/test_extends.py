@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from toolwire import Registry, SpecError
-from toolwire.spec import load_wire_spec
-from toolwire.spec.wirespec import WireSpec
+from toolwire._spec import load_wire_spec
+from toolwire._spec.wirespec import WireSpec
 
 BASE = """\
 spec_version: 1

@@ -1,4 +1,4 @@
-"""Predicates written out as Python (toolwire.wire.fastpred) hold exactly where the
+"""Predicates written out as Python (toolwire._wire.fastpred) hold exactly where the
 engine's closures yield ``true``, and raise where they raise."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolwire import Registry
-from toolwire.expression import compile_expression, element_of, field_of
-from toolwire.wire.fastpath import _engine_error
-from toolwire.wire.fastpred import condition
+from toolwire._expression import compile_expression, element_of, field_of
+from toolwire._wire.fastpath import _engine_error
+from toolwire._wire.fastpred import condition
 
 REGISTRY = Registry.bundled()
 FORMS = [

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-import toolwire.registry
+import toolwire._registry.registry
 from toolwire import Registry, SpecError
+from toolwire._paths import bundled_specs_dir
+from toolwire._spec import load_wire_spec
 from toolwire.cli import main as cli_main
-from toolwire.paths import bundled_specs_dir
-from toolwire.spec import load_wire_spec
 
 VALID_HEAD = """\
 spec_version: 1
@@ -170,7 +170,7 @@ def test_user_spec_replacing_a_bundled_one_is_listed_as_such(
     assert registry.spec("openai").title.startswith("Shadow of ")
 
     monkeypatch.setenv("TOOLWIRE_SPEC_PATH", str(folder))
-    monkeypatch.setattr(toolwire.registry, "_DEFAULT", None)
+    monkeypatch.setattr(toolwire._registry.registry, "_DEFAULT", None)
     out = io.StringIO()
     assert cli_main(["specs", "list", "--json"], out=out) == 0
     rows = {row["format"]: row for row in json.loads(out.getvalue())}
@@ -205,7 +205,7 @@ def test_an_extends_of_a_megabyte_is_refused_in_short_lines(tmp_path: Path) -> N
 
 
 def test_a_spec_file_beyond_the_size_bound_is_refused_unread(tmp_path: Path) -> None:
-    from toolwire.spec.loader import MAX_SPEC_BYTES
+    from toolwire._spec.loader import MAX_SPEC_BYTES
 
     padding = "# " + "x" * 78 + "\n"
     text = VALID_HEAD + padding * (MAX_SPEC_BYTES // len(padding) + 1)

@@ -21,9 +21,9 @@ from test_properties import mutated_responses
 
 import toolwire
 from toolwire import Registry, ToolwireError, UnmappedCall
-from toolwire.interop.objects import normalised
-from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec, compile_wire_spec
-from toolwire.wire import interpreter
+from toolwire._sdk_objects import normalised
+from toolwire._spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec, compile_wire_spec
+from toolwire._wire import interpreter
 
 from conformance import cases, each_test
 

@@ -34,7 +34,7 @@ from toolwire import (
     UnknownItemType,
     UnmappedCall,
 )
-from toolwire._record import Record
+from toolwire._speed.record import Record
 
 from conformance import cases, each_test
 

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 import toolwire
 from toolwire import Registry, ToolCall, ToolwireError
-from toolwire.paths import bundled_specs_dir
+from toolwire._paths import bundled_specs_dir
 
 from conformance import cases
 

@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 import toolwire
-from toolwire.spec.bundle import load_bundled_specs
+from toolwire._spec.bundle import load_bundled_specs
 
 REPLY = {"choices": [{"message": {"tool_calls": [
     {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]}
@@ -53,7 +53,7 @@ def test_an_unknown_format_still_names_the_known_ones() -> None:
 def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: Any) -> None:
     # Decoding the whole _bundle.json once cost a cold CLI more than reading its reply
     # (issue 9 item 15): the bundle is decoded one spec entry at a time, on first use.
-    from toolwire.spec import bundle
+    from toolwire._spec import bundle
 
     decoded: list[str] = []
     entry_at = bundle._entry_at

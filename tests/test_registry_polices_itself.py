@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from toolwire import MalformedResponse, Registry
-from toolwire.spec.wirespec import WireSpec
-from toolwire.wire import interpreter
+from toolwire._spec.wirespec import WireSpec
+from toolwire._wire import interpreter
 
 from conformance import ROOT, SUITE, cases, each_test
 

@@ -17,7 +17,7 @@ import pytest
 
 import toolwire
 from toolwire import RenderError
-from toolwire.wire.render.template import ABSENT, Scope, fill, placeholders
+from toolwire._render.template import ABSENT, Scope, fill, placeholders
 
 # --- the placeholder language -----------------------------------------------------------
 

@@ -17,8 +17,8 @@ import pytest
 
 import toolwire
 from toolwire import Registry, RenderError, ToolwireError
-from toolwire.wire.render import convert, reply_body
-from toolwire.wire.render.template import placeholders
+from toolwire._render import convert, reply_body
+from toolwire._render.template import placeholders
 
 from conformance import cases, each_test
 
@@ -50,7 +50,7 @@ def _same_call(before: toolwire.ToolCall, after: toolwire.ToolCall, text: bool) 
 def _round_trip(fmt: str, reply: toolwire.Reply, turn: Any) -> None:
     spec = REGISTRY.spec(fmt)
     assert spec.render is not None
-    from toolwire.wire.render.template import Scope, fill
+    from toolwire._render.template import Scope, fill
 
     body = fill(spec.render.templates["reply"],
                 Scope(fmt, {"assistant": turn, "finish_reason": reply.finish_reason}))

@@ -19,7 +19,7 @@ from sdk_types import mismatch
 
 import toolwire
 from toolwire import Registry, RenderError, ToolwireError
-from toolwire.wire.render import convert
+from toolwire._render import convert
 
 from conformance import cases, each_test
 

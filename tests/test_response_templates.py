@@ -22,8 +22,8 @@ from response_template_cases import CASES, FAILING, SET_ALARM_TOOLS, TEMPLATES
 
 import toolwire
 from toolwire import Registry, SpecError
-from toolwire.text.response_template_run import TemplateError
-from toolwire.text.response_template_text import TemplateTextSpec, response_template_spec
+from toolwire._text.templates.run import TemplateError
+from toolwire._text.templates.text_format import TemplateTextSpec, response_template_spec
 
 try:
     import logging
@@ -67,7 +67,7 @@ def _both(name: str, template: dict[str, Any], text: str, prefix: str, tools: An
 
 def _mapping_agrees(spec: TemplateTextSpec, msg: dict[str, Any], text: str, prefix: str) -> None:
     """read_text's calls, answer and reasoning are the message's, by the §1b.6 mapping."""
-    reply = toolwire.text.read_text_spec(spec, text, prefix=prefix)
+    reply = toolwire._text.read_text_spec(spec, text, prefix=prefix)
     calls_field = spec.template.fields.get("tool_calls")
     values = msg.get("tool_calls", [])
     if calls_field is not None and not calls_field.repeats:

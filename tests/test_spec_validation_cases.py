@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from toolwire import SpecError
-from toolwire.spec import load_wire_spec
+from toolwire._spec import load_wire_spec
 
 from conformance import Case, cases
 

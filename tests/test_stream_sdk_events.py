@@ -104,7 +104,7 @@ def _events(test: dict[str, Any]) -> list[Any]:
     the framing itself and hands out the events)."""
     if test.get("sse") is None:
         return list(test["events"])
-    from toolwire.wire.stream.framing import framer_for
+    from toolwire._stream.framing import framer_for
 
     text = test["sse"]
     framer = framer_for(text.lstrip("\ufeff \t\r\n")[:1].encode("utf-8"))
@@ -156,7 +156,7 @@ def _objects(sdk: str, events: list[Any]) -> list[Any]:
 def test_sdk_event_objects_accumulate_as_their_json(
     name: str, sdk: str, fmt: str | None, test: dict[str, Any]
 ) -> None:
-    from toolwire.interop.objects import to_wire_json
+    from toolwire._sdk_objects import to_wire_json
 
     events = _events(test)
     objects = _objects(sdk, events)

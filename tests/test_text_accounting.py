@@ -19,8 +19,8 @@ import pytest
 
 import toolwire
 from toolwire import Registry, ToolCall, Tools, UnmappedCall
-from toolwire.text import TextReply, extract_from_text, read_text
-from toolwire.text.reply import TextRegion
+from toolwire._text import TextReply, extract_from_text, read_text
+from toolwire._values.text_reply import TextRegion
 
 BAR = "\uff5c"  # the fullwidth bar of DeepSeek's tokens
 WEATHER = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
@@ -187,7 +187,7 @@ def test_reading_past_a_quoted_marker_stays_linear(fmt: str, unit: str) -> None:
 
 
 def test_the_command_line_takes_a_text_format_by_its_alias(tmp_path: Path) -> None:
-    from toolwire.cli.main import main
+    from toolwire.cli._main import main
 
     reply = tmp_path / "reply.txt"
     reply.write_text("[get_weather(city='Paris')]", encoding="utf-8")

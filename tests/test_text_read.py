@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire.text import TextReply, extract_from_text, read_text
+from toolwire._text import TextReply, extract_from_text, read_text
 
 WEATHER = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
 

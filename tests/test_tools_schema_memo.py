@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import toolwire
-from toolwire.tools import definition
+from toolwire._tools import definition
 
 
 def _request(schema: object) -> dict[str, object]:

@@ -19,8 +19,8 @@ import pytest
 
 import toolwire
 from toolwire import MalformedResponse, ProviderError, Registry
+from toolwire._registry.explain import explain
 from toolwire.cli import main
-from toolwire.wire.explain import explain
 
 CHAT = {"id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-4.1", "choices": [
     {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "tool_calls": [

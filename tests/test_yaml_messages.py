@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from toolwire import SpecError
+from toolwire._spec import strict_yaml
 from toolwire.errors import SpecProblem
-from toolwire.spec import strict_yaml
 
 CALLS = "spec_version: 1\nformat: demo\ncalls:\n  - type: call\n    name: \"n\"\n"
 

@@ -133,7 +133,7 @@ def steady(fmt: str, reply: Any) -> None:
     """Read ``reply`` until ``fmt``'s generated extract is compiled: the timings below are of
     a process that reads many replies. A spec walks its first replies instead
     (``WALKS_BEFORE_COMPILING``, for short-lived processes); the cold rows measure those."""
-    from toolwire.wire.interpreter import WALKS_BEFORE_COMPILING
+    from toolwire._wire.interpreter import WALKS_BEFORE_COMPILING
 
     for _ in range(WALKS_BEFORE_COMPILING + 1):
         toolwire.extract(fmt, reply)
@@ -538,7 +538,7 @@ def bench_tools(settings: Settings, verdicts: Verdicts) -> None:
             for i in range(3)]}}]}
     tools = toolwire.Tools("openai", request)
     steady("openai", body)
-    from toolwire.tools import definition  # the memo of schemas found valid (definition.py)
+    from toolwire._tools import definition  # the memo of schemas found valid (definition.py)
 
     def build_unseen() -> object:
         definition._VALID_SCHEMAS.clear()  # every schema new to the process, as at first

@@ -3,7 +3,7 @@
 The hand-written extractors are the dict-walking code a careful user would write for one
 provider instead of a spec: they read the same fields, classify the same item types
 (failing closed where the spec refuses), decode arguments by the same table
-(:func:`toolwire.arguments.decode_arguments`) and build the same :class:`ToolCall`
+(:func:`toolwire._values.arguments.decode_arguments`) and build the same :class:`ToolCall`
 values, so the benchmark compares equal work. ``tests/test_bench_reference.py`` holds
 each one to toolwire's answers on the bench replies and on the format's conformance
 cases; a reference that did less would make the comparison dishonest.
@@ -26,9 +26,9 @@ from typing import Any
 import jmespath
 
 from toolwire import MalformedResponse, ProviderError, ToolCall, UnknownItemType, UnmappedCall
-from toolwire.arguments import decode_arguments_coded
-from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
-from toolwire.toolcall import copy_json
+from toolwire._spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
+from toolwire._values.arguments import decode_arguments_coded
+from toolwire._values.toolcall import copy_json
 
 __all__ = [
     "REFERENCES", "TUPLE_REFERENCES", "TupleCall", "naive_extract", "reference_for",

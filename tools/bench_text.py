@@ -40,7 +40,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from toolwire.text import bundled_text_specs, extract_text
+from toolwire._text import bundled_text_specs, extract_text
 
 __all__ = [
     "FLAT_WITHIN",

@@ -16,8 +16,11 @@ The functions here run on :meth:`Registry.default` (the bundled specs plus folde
 
 from __future__ import annotations
 
-from . import registry as _registry
-from .arguments import decode_arguments
+from ._registry import registry as _registry_module
+from ._registry.registry import Registry
+from ._values.arguments import decode_arguments
+from ._values.reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
+from ._values.toolcall import ArgumentError, ServerToolCall, ToolCall
 from .errors import (
     MalformedResponse,
     NotDeclared,
@@ -30,17 +33,12 @@ from .errors import (
     UnknownItemType,
     UnmappedCall,
 )
-from .registry import Registry
-from .reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
-from .toolcall import ArgumentError, ServerToolCall, ToolCall
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
-    from .text import TextReply
-    from .tools import InvalidTools, ToolDefinition, Tools
-    from .wire.stream import (
+    from ._stream import (
         Accumulator,
         IncompleteStream,
         MalformedStream,
@@ -49,6 +47,8 @@ if TYPE_CHECKING:
         UnsupportedStream,
         read_stream,
     )
+    from ._text import TextReply
+    from ._tools import InvalidTools, ToolDefinition, Tools
 
 __version__ = "0.1.0"
 
@@ -109,13 +109,13 @@ _STREAM_NAMES = frozenset({
 # for them: ``toolwire.batch`` (rows for batch runs), ``toolwire.spark``, ``toolwire.interop``.
 _LAZY_MODULES = frozenset({"batch", "interop", "spark"})
 # Names of those subsystems, loaded with their module: ``toolwire.Tools`` needs jsonschema.
-_LAZY_NAMES = {"Tools": "tools", "ToolDefinition": "tools", "InvalidTools": "tools"}
+_LAZY_NAMES = {"Tools": "_tools", "ToolDefinition": "_tools", "InvalidTools": "_tools"}
 
 
 def __getattr__(name: str) -> Any:
     """Subsystems and streaming load on first use (PEP 562)."""
     if name in _STREAM_NAMES:
-        from .wire import stream
+        from . import _stream as stream
 
         value = getattr(stream, name)
         globals()[name] = value
@@ -130,7 +130,7 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     if name == "RenderError":  # the renderer's error, without loading the renderer early
-        from .wire.render import RenderError
+        from ._render import RenderError
 
         return RenderError
     raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
@@ -159,7 +159,7 @@ def extract(
     reads another alternative of a reply that holds several (``n > 1``).
     """
     # The default registry, once built, without the classmethod call: extract is hot.
-    return (_registry._DEFAULT or Registry.default()).extract(
+    return (_registry_module._DEFAULT or Registry.default()).extract(
         fmt, data, strict=strict, choice=choice
     )
 
@@ -254,6 +254,6 @@ def convert(reply: Reply, to: str, *, lossy: bool = False, ids: Any = None) -> A
     (OpenAI ``custom`` calls), and — unless ``lossy`` — provider data the target does not
     carry, or calls the source provider ran itself.
     """
-    from .wire.render import convert as render_convert
+    from ._render import convert as render_convert
 
     return render_convert(reply, to, lossy=lossy, ids=ids)

@@ -23,14 +23,14 @@ from __future__ import annotations
 # collections.abc without importing the collections package: a cold start (issue 9.15)
 from _collections_abc import Iterable
 
-from ._record import Record, setfield
+from ._speed.record import Record, setfield
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
-    from .reply import Reply
-    from .text.reply import TextReply
+    from ._values.reply import Reply
+    from ._values.text_reply import TextReply
 
 __all__ = [
     "MalformedResponse",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .batch.arrow import RowsFrom, spark_ddl
+from .batch._arrow import RowsFrom, spark_ddl
 
 __all__ = ["RowsFrom", "calls_from", "schema", "struct_type"]
 

@@ -37,16 +37,16 @@ def import_instrumented() -> Any:
         import yaml  # noqa: F401
 
         import toolwire
-        import toolwire.spec.loader
-        import toolwire.spec.strict_yaml
-        import toolwire.spec.wirespec
-        import toolwire.wire.interpreter
-        import toolwire.wire.stream  # imported on first use otherwise: never instrumented
+        import toolwire._spec.loader
+        import toolwire._spec.strict_yaml
+        import toolwire._spec.wirespec
+        import toolwire._stream  # imported on first use otherwise: never instrumented
+        import toolwire._wire.interpreter
 
         with contextlib.suppress(ImportError):  # the text formats, once they exist
-            import toolwire.text
-        import toolwire.boundedre
-        import toolwire.tools  # loaded lazily otherwise: instrumented here
+            import toolwire._text
+        import toolwire._boundedre
+        import toolwire._tools  # loaded lazily otherwise: instrumented here
     return toolwire
 
 
@@ -110,7 +110,7 @@ def check_call(call: Any) -> None:
 
 def parse_json(body: bytes) -> Any:
     """The body as strict JSON, or None when it is not (the interpreter's own reader)."""
-    from toolwire.arguments import loads_strict
+    from toolwire._values.arguments import loads_strict
 
     try:
         return loads_strict(body.decode("utf-8"))
@@ -119,7 +119,7 @@ def parse_json(body: bytes) -> Any:
 
 
 def copy_value(value: Any) -> Any:
-    from toolwire.toolcall import copy_json
+    from toolwire._values.toolcall import copy_json
 
     return copy_json(value)
 

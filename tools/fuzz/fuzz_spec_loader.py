@@ -67,11 +67,11 @@ def _check_problems(problems: Any) -> None:
 
 def check(text: str) -> None:
     from toolwire import SpecError
-    from toolwire.spec.extends import compiled_data, resolve_file
-    from toolwire.spec.loader import check_wire_document
-    from toolwire.spec.strict_yaml import load
-    from toolwire.spec.wirespec import compile_wire_spec
-    from toolwire.wire import interpreter
+    from toolwire._spec.extends import compiled_data, resolve_file
+    from toolwire._spec.loader import check_wire_document
+    from toolwire._spec.strict_yaml import load
+    from toolwire._spec.wirespec import compile_wire_spec
+    from toolwire._wire import interpreter
 
     try:
         doc = load(text, "fuzz.yaml")
@@ -95,7 +95,7 @@ def check(text: str) -> None:
     for response in RESPONSES:
         for strict in (None, True):
             # read() walks the spec's tables; extract() runs the Python generated from the
-            # spec (toolwire.wire.fastpath): a fuzzed spec must neither break nor steer it.
+            # spec (toolwire._wire.fastpath): a fuzzed spec must neither break nor steer it.
             read = _common.outcome(
                 lambda r=response, s=strict: interpreter.read(spec, r, s),
                 lambda reply: [c.to_dict() for c in reply.calls],

@@ -14,7 +14,7 @@ implementation), :mod:`.runner` (the run).
 
 from __future__ import annotations
 
-from .runner import CaseResult, run_suite
-from .suite import KINDS, Case, load_cases
+from ._runner import CaseResult, run_suite
+from ._suite import KINDS, Case, load_cases
 
 __all__ = ["KINDS", "Case", "CaseResult", "load_cases", "run_suite"]

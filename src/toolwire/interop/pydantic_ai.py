@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..toolcall import ToolCall
+from .._values.toolcall import ToolCall
 
 __all__ = ["from_pydantic_ai", "part_fields", "tool_call_part"]
 
