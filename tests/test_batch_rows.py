@@ -40,7 +40,7 @@ def check_rows_against_read(
     summary = found[0]
     try:
         reply = toolwire.read(fmt, body, strict=strict)
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         assert summary["error_code"] == exc.code
         assert summary["error_message"] == str(exc)
         return

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolwire import RegexBudgetExceeded, ToolwireError
 from toolwire import _boundedre as boundedre
 from toolwire._boundedre.parse import Node, parse
 from toolwire._boundedre.program import _nullable
+from toolwire.errors import RegexBudgetExceeded, ToolwireError
 
 # --- the same answers as re -------------------------------------------------------------
 

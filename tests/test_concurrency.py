@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 import toolwire._registry.registry
-from toolwire import Registry, ToolwireError
+from toolwire import Registry
+from toolwire.errors import ToolwireError
 
 from conformance import cases, each_test
 

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from toolwire import Registry, ToolwireError
+from toolwire import Registry
 from toolwire._spec.wirespec import WireSpec, compile_wire_spec
 from toolwire._wire import interpreter
 from toolwire._wire.fastpath import build_fast_extract
+from toolwire.errors import ToolwireError
 
 from conformance import cases, each_test
 

@@ -2,7 +2,7 @@
 
 ``TOOLWIRE_SPEC_PATH`` and ``Registry.from_paths`` read YAML a user (or whoever wrote into
 the user's folder) supplied. Alias bombs, nesting past any stack, files that are not
-mappings and expressions of absurd length must each end in a :class:`toolwire.SpecError`
+mappings and expressions of absurd length must each end in a :class:`toolwire.errors.SpecError`
 that says ``file:line:col`` and which rule, in bounded time and memory — and a user spec
 that replaces a bundled one is shown as such by ``toolwire specs list``.
 """
@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 
 import toolwire._registry.registry
-from toolwire import Registry, SpecError
+from toolwire import Registry
 from toolwire._paths import bundled_specs_dir
 from toolwire._spec import load_wire_spec
 from toolwire.cli import main as cli_main
+from toolwire.errors import SpecError
 
 VALID_HEAD = """\
 spec_version: 1

@@ -2,16 +2,22 @@
 
 The design keeps those to loading and checking specs: the bundled specs arrive
 precompiled (``src/toolwire/_spec/_bundle.json``), so a process that only reads replies never
-pays for them. Checked in a fresh interpreter, where ``sys.modules`` starts clean.
+pays for them. Checked in a fresh interpreter, against what a bare interpreter of the same
+environment has already loaded: a module that the site's own start-up imports (a ``.pth``
+file importing ``typing``, say) is no module toolwire loaded.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,11 +31,11 @@ REPLY = {
 
 HEAVY = (
     "yaml", "jsonschema", "jmespath", "argparse",
-    # this round's subsystems: batch rows, Spark, interop conversions, and what they pull in
+    # the subsystems: batch rows, Spark, interop conversions, and what they pull in
     "toolwire.batch", "toolwire.spark", "toolwire.interop", "toolwire.cli._batch",
     "multiprocessing", "gzip", "pyarrow", "pyspark", "pandas",
-    # typing (with the re and contextlib it pulls in) once cost a cold CLI about a third of
-    # its start-up: modules on the reading path import it only under TYPE_CHECKING
+    # typing (with the re and contextlib it pulls in) costs a cold command about as much as
+    # Python's own start-up: the modules of the reading path never import it at run time
     "typing",
 )
 
@@ -41,23 +47,39 @@ SUBSYSTEMS = ("toolwire._stream", "toolwire._tools", "toolwire._render",
               "toolwire.cli._choice", "toolwire.conformance._wire_cases",
               "toolwire._spec.sniff_overlap",
               "toolwire._spec.predicates", "toolwire._spec.yaml_messages",
-              # Hugging Face response templates (issue 14.3): loaded only when one is used
+              # Hugging Face response templates: loaded only when one is used
               "toolwire._text.templates.load", "toolwire.cli._response_template")
-"""This round's subsystems, whichever exist: none is loaded by a plain extract or read."""
+"""The subsystems, whichever exist: none is loaded by a plain extract or read."""
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    return env
+
+
+@functools.cache
+def bare_modules() -> frozenset[str]:
+    """The modules a bare interpreter of this environment holds before any code runs: its
+    own start-up and the site's (``.pth`` files included)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; print(repr(sorted(sys.modules)))"],
+        env=_env(), capture_output=True, text=True, check=True,
+    )
+    return frozenset(ast.literal_eval(done.stdout.splitlines()[-1]))
 
 
 def _loaded_after(code: str) -> dict[str, object]:
+    heavy = tuple(m for m in HEAVY if m not in bare_modules())
     program = (
         "import json, sys\n"
         f"{code}\n"
-        f"print(json.dumps({{'loaded': [m for m in {HEAVY!r} if m in sys.modules],"
+        f"print(json.dumps({{'loaded': [m for m in {heavy!r} if m in sys.modules],"
         f" 'subsystems': sorted(m for m in sys.modules if m.startswith({SUBSYSTEMS!r})),"
         " 'result': result}))\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
     done = subprocess.run(
-        [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", program], env=_env(), capture_output=True, text=True, check=True
     )
     return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
@@ -130,7 +152,7 @@ def test_plain_replies_load_neither_the_sdk_normaliser_nor_the_renderer() -> Non
         "        try:\n"  # a body without the format's shape is refused: still plain data
         "            result.append(len(toolwire.extract(fmt, data)))\n"
         "            result.append(len(toolwire.read(fmt, data).calls))\n"
-        "        except toolwire.MalformedResponse as exc:\n"
+        "        except toolwire.errors.MalformedResponse as exc:\n"
         "            result.append(exc.looks_like)\n"
         f"result.append(len(toolwire.read(None, {REPLY!r}).calls))\n"
         "result = sorted(m for m in sys.modules if m.startswith(('toolwire.interop',"
@@ -234,8 +256,8 @@ def test_the_accumulator_loads_on_first_use() -> None:
 
 
 COLD_START = ("json", "re", "enum", "functools", "importlib", "warnings", "numbers", "math",
-              "collections", "operator", "types")
-"""What a cold ``toolwire extract`` once imported and no longer does (issue 9 item 15):
+              "threading", "dataclasses", "inspect")
+"""What a cold ``toolwire extract`` does without (toolwire._speed says what each costs):
 ``json`` pulls in ``re``, and ``re`` pulls in ``enum`` and ``functools``, about half of
 Python's own start-up; JSON goes through the ``_json`` C module (``toolwire._speed.cjson``)."""
 
@@ -243,16 +265,31 @@ Python's own start-up; JSON goes through the ``_json`` C module (``toolwire._spe
 def _cold_modules(code: str) -> list[object]:
     """``[modules of COLD_START loaded, result]`` after ``code``, in a fresh interpreter
     whose harness imports none of them (no json to report back: ``repr`` does)."""
+    watched = tuple(m for m in COLD_START if m not in bare_modules())
     program = (f"import sys\n{code}\n"
-               f"print(repr([[m for m in {COLD_START!r} if m in sys.modules], result]))\n")
-    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+               f"print(repr([[m for m in {watched!r} if m in sys.modules], result]))\n")
     done = subprocess.run(
-        [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", program], env=_env(), capture_output=True, text=True, check=True
     )
-    import ast
-
     return ast.literal_eval(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_a_module_the_site_imports_at_start_up_is_not_held_against_toolwire(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A site whose start-up imports ``typing`` (here a ``sitecustomize``; a ``.pth`` file
+    does the same) does not fail the checks above: ``typing`` is the site's, not ours."""
+    (tmp_path / "sitecustomize.py").write_text("import typing\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    bare_modules.cache_clear()
+    try:
+        assert "typing" in bare_modules()
+        found = _loaded_after(
+            f"import toolwire\nresult = len(toolwire.read('openai', {REPLY!r}).calls)")
+        assert found == {"loaded": [], "result": 1, "subsystems": []}
+        assert _cold_modules("import toolwire\nresult = 1") == [[], 1]
+    finally:
+        bare_modules.cache_clear()
 
 
 def test_the_cli_extract_command_imports_neither_json_nor_re() -> None:

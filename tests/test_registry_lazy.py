@@ -44,7 +44,7 @@ def test_an_unknown_format_still_names_the_known_ones() -> None:
     registry = toolwire.Registry.bundled()
     try:
         registry.spec("anthropc")
-    except toolwire.UnknownFormat as exc:
+    except toolwire.errors.UnknownFormat as exc:
         assert "anthropic" in str(exc)
     else:
         raise AssertionError("no UnknownFormat")

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from toolwire import MalformedResponse, Registry
+from toolwire import Registry
 from toolwire._spec.wirespec import WireSpec
 from toolwire._wire import interpreter
+from toolwire.errors import MalformedResponse
 
 from conformance import ROOT, SUITE, cases, each_test
 

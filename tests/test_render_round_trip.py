@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import Registry, RenderError, ToolwireError
+from toolwire import Registry
 from toolwire._render import convert, reply_body
 from toolwire._render.template import placeholders
+from toolwire.errors import RenderError, ToolwireError
 
 from conformance import cases, each_test
 

@@ -18,8 +18,9 @@ import pytest
 from sdk_types import mismatch
 
 import toolwire
-from toolwire import Registry, RenderError, ToolwireError
+from toolwire import Registry
 from toolwire._render import convert
+from toolwire.errors import RenderError, ToolwireError
 
 from conformance import cases, each_test
 

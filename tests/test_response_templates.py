@@ -21,9 +21,10 @@ import pytest
 from response_template_cases import CASES, FAILING, SET_ALARM_TOOLS, TEMPLATES
 
 import toolwire
-from toolwire import Registry, SpecError
+from toolwire import Registry
 from toolwire._text.templates.run import TemplateError
 from toolwire._text.templates.text_format import TemplateTextSpec, response_template_spec
+from toolwire.errors import SpecError
 
 try:
     import logging
@@ -536,7 +537,7 @@ def test_an_open_pattern_re_takes_33_seconds_on_reads_in_linear_time() -> None:
 
 
 def test_a_delimiter_that_runs_out_of_steps_is_a_toolwire_error_not_a_hang() -> None:
-    from toolwire import RegexBudgetExceeded
+    from toolwire.errors import RegexBudgetExceeded
 
     pattern = r"<tool_call>(\w*)(\w*)(\w*)\3\2\1:"  # back-references: backtracking
     registry = _registry(_slow_open_template(pattern))

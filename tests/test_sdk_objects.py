@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import MalformedResponse, ToolwireError
+from toolwire.errors import MalformedResponse, ToolwireError
 
 from conformance import cases, each_test
 

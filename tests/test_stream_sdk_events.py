@@ -22,7 +22,7 @@ import pytest
 from stream_cases import STREAM_TESTS
 
 import toolwire
-from toolwire import ToolwireError
+from toolwire.errors import ToolwireError
 
 
 def _openai_chunk(event: dict[str, Any]) -> Any:
@@ -213,7 +213,7 @@ class _Opaque:
 
 def test_an_event_object_toolwire_cannot_read_is_an_error_naming_its_type() -> None:
     acc = toolwire.Accumulator("openai")
-    with pytest.raises(toolwire.MalformedStream) as caught:
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
         acc.feed(_Opaque())
     message = str(caught.value)
     assert "test_stream_sdk_events._Opaque" in message and "event 0" in message
@@ -229,7 +229,7 @@ def test_a_non_json_value_inside_an_event_object_is_an_error_naming_it() -> None
         choices: list[Any]
         thing: _Opaque
 
-    with pytest.raises(toolwire.MalformedStream) as caught:
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
         toolwire.read_stream("openai", [Event(object="chat.completion.chunk", choices=[],
                                               thing=_Opaque())])
     assert "Event" in str(caught.value)

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 import toolwire
-from toolwire import Registry, ToolCall, Tools, UnmappedCall
+from toolwire import Registry, ToolCall, Tools
 from toolwire._text import TextReply, extract_from_text, read_text
 from toolwire._values.text_reply import TextRegion
+from toolwire.errors import UnmappedCall
 
 BAR = "\uff5c"  # the fullwidth bar of DeepSeek's tokens
 WEATHER = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
@@ -117,7 +118,7 @@ def test_tools_check_reply_takes_a_text_reply() -> None:
 
 
 def test_a_schema_of_a_mapping_that_is_no_json_schema_is_refused_when_checking() -> None:
-    with pytest.raises(toolwire.ToolwireError):
+    with pytest.raises(toolwire.errors.ToolwireError):
         read_text("hermes", f"<tool_call>{WEATHER}</tool_call>", tools={"f": {"type": 7}})
 
 

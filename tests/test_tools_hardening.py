@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import InvalidTools, ToolCall, Tools
+from toolwire import ToolCall, Tools
+from toolwire.errors import InvalidTools
 
 SECRET = "sk-live-SECRET-1234"
 

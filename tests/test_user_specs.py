@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from toolwire import Registry, SpecError
+from toolwire import Registry
 from toolwire._spec import load_wire_spec
 from toolwire.cli import main
+from toolwire.errors import SpecError
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -43,7 +43,7 @@ CALLS = ((0, 45), (1, 35), (2, 12), (3, 8))
 
 BARE_LOOP = """
 import sys, toolwire
-read, Error = toolwire.read, toolwire.ToolwireError
+read, Error = toolwire.read, toolwire.errors.ToolwireError
 with open(sys.argv[1], "rb") as handle:
     for line in handle:
         try:

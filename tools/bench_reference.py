@@ -25,10 +25,11 @@ from typing import Any
 
 import jmespath
 
-from toolwire import MalformedResponse, ProviderError, ToolCall, UnknownItemType, UnmappedCall
+from toolwire import ToolCall
 from toolwire._spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
 from toolwire._values.arguments import decode_arguments_coded
-from toolwire._values.toolcall import copy_json
+from toolwire._values.json_values import copy_json
+from toolwire.errors import MalformedResponse, ProviderError, UnknownItemType, UnmappedCall
 
 __all__ = [
     "REFERENCES", "TUPLE_REFERENCES", "TupleCall", "naive_extract", "reference_for",

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False
+from ._speed import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from pathlib import Path
 

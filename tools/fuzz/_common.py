@@ -1,7 +1,7 @@
 """What every fuzz harness shares: the import of toolwire under atheris, and the oracle.
 
 The oracle is the set of promises toolwire makes on bad input (README "Guarantees"): an
-entry point answers with a value or a :class:`toolwire.ToolwireError`, never another
+entry point answers with a value or a :class:`toolwire.errors.ToolwireError`, never another
 exception; it leaves its input as it found it; a dict and its JSON text give the same
 answer; every :class:`toolwire.ToolCall` survives ``to_dict``/``from_dict`` and JSON.
 A harness raises (``AssertionError`` or the stray exception itself) where a promise is
@@ -59,7 +59,7 @@ def outcome(run: Callable[[], Any], show: Callable[[Any], Any] = lambda v: v) ->
 
     try:
         value = run()
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         return "error", exc.to_dict()
     return "ok", show(value)
 
@@ -119,7 +119,7 @@ def parse_json(body: bytes) -> Any:
 
 
 def copy_value(value: Any) -> Any:
-    from toolwire._values.toolcall import copy_json
+    from toolwire._values.json_values import copy_json
 
     return copy_json(value)
 

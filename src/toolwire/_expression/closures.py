@@ -26,16 +26,15 @@ expression nests, never per level of the document.
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 # operator's C half (built in): the operator module itself is an import a cold start pays
-from _operator import ge, gt, le, lt
+from operator import ge, gt, le, lt
 
+from .._speed import TYPE_CHECKING
 from .functions import SIGNATURES, call_problem, failed, function
 from .values import EvaluationError, comparable, equals, is_number, is_true, type_name
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final
 

@@ -17,12 +17,11 @@ expression fails on a document (a function given the wrong type, and the like).
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Callable
+from collections.abc import Callable
 
+from .._speed import TYPE_CHECKING
 from .closures import EvaluationError, call_problem, compile_ast
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final
 

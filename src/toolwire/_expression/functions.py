@@ -7,12 +7,11 @@ first use; the closure compiler (:mod:`toolwire.expression.closures`) calls them
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from .._speed import TYPE_CHECKING
 from .values import EvaluationError, type_name
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final
 

@@ -7,11 +7,10 @@ functions (:mod:`toolwire.expression.functions`), so both agree on what a value 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Mapping
+from .._speed import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final
 

@@ -12,10 +12,11 @@ Loaded only by ``toolwire explain``; reading a reply never imports it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._spec import CallEntry, RefuseEntry, ServerEntry
 from ..errors import ToolwireError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

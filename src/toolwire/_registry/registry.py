@@ -12,19 +12,18 @@ A registry is immutable once built, so one instance may serve many threads.
 from __future__ import annotations
 
 import os
-
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Callable, Iterable, Mapping
 from _thread import allocate_lock
+from collections.abc import Callable, Iterable, Mapping
 
 from .._paths import bundled_specs_dir
 from .._spec import WireSpec, compile_wire_spec
+from .._spec.source import install_default
+from .._speed import TYPE_CHECKING
 from .._values.reply import Reply
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
 from ..errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, TypeVar
@@ -303,6 +302,9 @@ class Registry:
 
     def text_spec(self, fmt: str) -> TextSpec:
         """The text spec of ``fmt`` (a format name or an alias); :class:`UnknownFormat`."""
+        if fmt is None:
+            raise TypeError("a text format must be named: model text carries no sure mark of"
+                            " its format, so it is not sniffed")
         table = self._text
         if isinstance(fmt, str) and fmt not in table:
             for spec in table.values():
@@ -335,20 +337,22 @@ class Registry:
         return None
 
     def locate(
-        self, fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
+        self, fmt: str | None, data: Any, *, strict: bool | None = None, choice: int = 0
     ) -> list[dict[str, Any]]:
-        """The raw call items the client must execute, in response order."""
-        spec = self.spec(fmt)
+        """The raw call items the client must execute, in response order; ``fmt=None``
+        sniffs (:class:`~toolwire.errors.UnknownFormat` if nothing fits)."""
+        spec, data = self._spec_for(fmt, data)
         try:
             return interpreter.locate(spec, data, strict, choice)
         except gate.ShapeMismatch as exc:
             raise self._elsewhere(spec, data, exc) from None
 
     def extract(
-        self, fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
+        self, fmt: str | None, data: Any, *, strict: bool | None = None, choice: int = 0
     ) -> list[ToolCall]:
         """The client's tool calls in ``data``, read as format ``fmt`` (alternative
-        ``choice`` of a reply that holds several)."""
+        ``choice`` of a reply that holds several); ``fmt=None`` sniffs, as :meth:`read`
+        does."""
         spec = self._specs.get(fmt) if type(fmt) is str else None
         try:
             if spec is not None and type(data) is dict and not choice:
@@ -358,9 +362,12 @@ class Registry:
                     if found is None:
                         return interpreter.walk_extract(spec, data, strict)
                     return found  # [] only for a reply of the format (wire.fastpath)
-            return interpreter.extract(spec or self.spec(fmt), data, strict, choice)
+            if spec is None:
+                spec, data = self._spec_for(fmt, data)
+            return interpreter.extract(spec, data, strict, choice)
         except gate.ShapeMismatch as exc:
-            raise self._elsewhere(self.spec(fmt), data, exc) from None
+            assert spec is not None  # found before any reading starts
+            raise self._elsewhere(spec, data, exc) from None
 
     def extract_sniff(self, data: Any, *, strict: bool | None = None) -> list[ToolCall]:
         """Sniff the format, then extract; ``[]`` when no format recognises the shape —
@@ -493,4 +500,5 @@ def _bundled_text_specs() -> list[TextSpec]:
 
 
 _DEFAULT: Registry | None = None
+install_default(Registry.default)  # the readers' registry when given none (_spec.source)
 _DEFAULT_LOCK = allocate_lock()  # threading.Lock itself, without importing threading

@@ -5,8 +5,6 @@ reading a reply never imports it."""
 
 from __future__ import annotations
 
-from .template import RenderError
 from .turn import answer, assistant_message, convert, mint_id, render_call, reply_body
 
-__all__ = ["RenderError", "answer", "assistant_message", "convert", "mint_id", "render_call",
-           "reply_body"]
+__all__ = ["answer", "assistant_message", "convert", "mint_id", "render_call", "reply_body"]

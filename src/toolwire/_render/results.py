@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .._values.toolcall import ToolCall
-from .template import RenderError, Scope, fill, lazy
+from ..errors import RenderError
+from .template import Scope, fill, lazy
 
 __all__ = ["MCP_BLOCK_TYPES", "Result", "call_variables", "classify", "result_variables"]
 

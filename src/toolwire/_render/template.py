@@ -15,8 +15,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from .._values.toolcall import copy_json
-from ..errors import ToolwireError
+from .._values.json_values import copy_json
+from ..errors import RenderError
 
 __all__ = ["ABSENT", "RenderError", "Scope", "fill", "placeholders"]
 
@@ -34,22 +34,6 @@ class _Absent:
 
 ABSENT: Final = _Absent()
 """A placeholder's value when its variable is missing: the member or element is dropped."""
-
-
-class RenderError(ToolwireError, ValueError):
-    """A reply or a result the target format cannot express, or a template that does not
-    fill (a spec bug the loader could not see). ``format`` is the format rendered to."""
-
-    code = "render_error"
-
-    def __init__(self, format: str | None, reason: str) -> None:
-        self.format = format
-        self.reason = reason
-        super().__init__(f"{format or 'render'}: {reason}")
-
-    def to_dict(self) -> dict[str, object]:
-        return {"code": self.code, "message": str(self), "format": self.format,
-                "reason": self.reason}
 
 
 Lookup = Callable[[str], Any]

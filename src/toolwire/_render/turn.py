@@ -21,26 +21,28 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._spec.source import default_source
 from .._values.toolcall import ToolCall
+from ..errors import RenderError
 from .results import Result, call_variables, classify, result_variables
-from .template import ABSENT, RenderError, Scope, fill, placeholders
+from .template import ABSENT, Scope, fill, placeholders
 
 if TYPE_CHECKING:
-    from .._registry.registry import Registry
     from .._spec import RenderPart, WireSpec
+    from .._spec.source import SpecSource
     from .._values.reply import Reply
 
 __all__ = ["answer", "assistant_message", "convert", "mint_id", "render_call", "reply_body"]
 
 
-def _spec_of(reply: Reply, registry: Registry | None) -> tuple[WireSpec, dict[str, Any] | None]:
+def _spec_of(
+    reply: Reply, registry: SpecSource | None
+) -> tuple[WireSpec, dict[str, Any] | None]:
     source = getattr(reply, "_source", None)
     if source is not None and registry is None:
         spec, response = source
         return spec, response
-    from .._registry.registry import Registry
-
-    return (registry or Registry.default()).spec(reply.format), None if source is None else (
+    return (registry or default_source()).spec(reply.format), None if source is None else (
         source[1]
     )
 
@@ -96,7 +98,7 @@ def _items(spec: WireSpec, response: dict[str, Any], reply: Reply) -> Iterator[A
             yield item
 
 
-def assistant_message(reply: Reply, registry: Registry | None = None) -> Any:
+def assistant_message(reply: Reply, registry: SpecSource | None = None) -> Any:
     """The reply's assistant turn in its own format, to append to the history."""
     spec, response = _spec_of(reply, registry)
     part = _part(spec)
@@ -118,7 +120,7 @@ def assistant_message(reply: Reply, registry: Registry | None = None) -> Any:
     return None if message is ABSENT else message
 
 
-def reply_body(reply: Reply, registry: Registry | None = None) -> Any:
+def reply_body(reply: Reply, registry: SpecSource | None = None) -> Any:
     """The reply's assistant turn as a whole reply body of its format (``render.reply``):
     what a server of that format would have sent, for round trips and gateways."""
     spec, _ = _spec_of(reply, registry)
@@ -215,7 +217,7 @@ def _frozen(value: Any) -> Any:
 
 
 def answer(
-    reply: Reply, results: Mapping[Any, Any], registry: Registry | None = None
+    reply: Reply, results: Mapping[Any, Any], registry: SpecSource | None = None
 ) -> list[Any]:
     """The messages (or items) carrying a result for every call the turn keeps."""
     spec, _ = _spec_of(reply, registry)
@@ -308,7 +310,7 @@ def _with_ids(
 
 
 def convert(
-    reply: Reply, to: str, *, registry: Registry | None = None, lossy: bool = False,
+    reply: Reply, to: str, *, registry: SpecSource | None = None, lossy: bool = False,
     ids: str | Callable[[ToolCall, int], str] | None = None,
 ) -> Any:
     """The reply's text and calls as format ``to``'s assistant turn.
@@ -321,10 +323,8 @@ def convert(
     — unless ``lossy`` — provider data the target's calls do not carry, or calls the source
     provider ran itself.
     """
-    from .._registry.registry import Registry
-
     source_spec, response = _spec_of(reply, registry)
-    target = (registry or Registry.default()).spec(to)
+    target = (registry or default_source()).spec(to)
     part = _part(target)
     call_names = placeholders(part.templates["call"])
     if reply.refused:

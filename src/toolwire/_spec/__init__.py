@@ -14,6 +14,7 @@ Modules: :mod:`.strict_yaml` (the YAML reader), :mod:`.loader` (one document's c
 
 from __future__ import annotations
 
+from .._speed import TYPE_CHECKING
 from .wirespec import (
     KINDS,
     CallEntry,
@@ -26,7 +27,6 @@ from .wirespec import (
     compile_wire_spec,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

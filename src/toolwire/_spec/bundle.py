@@ -25,17 +25,15 @@ bundle; ``tests/test_bundle.py`` fails on a stale bundle and names the command t
 from __future__ import annotations
 
 import os
-
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Callable, Iterator
+from collections.abc import Callable, Iterator
 from zlib import crc32
 
 from .._expression import Expression
 from .._paths import PACKAGE_DIR, bundled_specs_path
+from .._speed import TYPE_CHECKING
 from .._speed.cjson import loads, make_scan
 from .wirespec import CallEntry, ServerEntry, WireSpec, compile_wire_spec
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final
 

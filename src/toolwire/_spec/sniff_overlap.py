@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import Any
 
-    from .._registry.registry import Registry
+    from .source import SpecSource
 
 __all__ = [
     "SPECIAL", "Overlap", "Response", "case_responses", "holding", "overlaps", "sniffs_as",
@@ -69,7 +69,7 @@ class Overlap:
         return f"{both}, a reply of {self.expected}, and the priority gives it to {self.winner}"
 
 
-def sniffs_as(registry: Registry, fmt: str) -> str | None:
+def sniffs_as(registry: SpecSource, fmt: str) -> str | None:
     """The format a reply of ``fmt`` sniffs as: its own, or its base chain's, or none."""
     specs = registry.specs()
     spec = specs.get(fmt)
@@ -105,7 +105,7 @@ def case_responses(files: Iterable[Path], root: Path) -> Iterator[Response]:
                                test.get("response"), test.get("expect") or {})
 
 
-def holding(registry: Registry, data: Any) -> list[str]:
+def holding(registry: SpecSource, data: Any) -> list[str]:
     """The formats whose sniff predicate yields JSON true on ``data``, by name."""
     if not isinstance(data, dict):
         return []
@@ -122,7 +122,7 @@ def holding(registry: Registry, data: Any) -> list[str]:
 
 
 def overlaps(
-    registry: Registry, responses: Iterable[Response], *, involving: frozenset[str] | None = None
+    registry: SpecSource, responses: Iterable[Response], *, involving: frozenset[str] | None = None
 ) -> list[Overlap]:
     """Each pair of formats holding together, once, with the first reply they both hold on
     wrongly (:attr:`Overlap.wrong`), else the first; only pairs with a format of

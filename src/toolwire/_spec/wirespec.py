@@ -9,13 +9,12 @@ meets a spec error at run time.
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from .._expression import Expression, compile_expression
+from .._speed import TYPE_CHECKING
 from .._speed.record import Record, setfield
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final, Literal
 

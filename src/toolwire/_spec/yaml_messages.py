@@ -11,8 +11,8 @@ other languages stop elsewhere in the tree, so only the message is implementatio
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import yaml
 

@@ -21,7 +21,8 @@ Where ``_json`` is missing (another Python), everything is ``json``'s own.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+from . import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -12,7 +12,8 @@ with :func:`setfield`.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+from . import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn
 

@@ -12,15 +12,6 @@ Reply of the document), :mod:`.identify` (what an event is), :mod:`.framing` (SS
 from __future__ import annotations
 
 from .accumulator import Accumulator, read_stream
-from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
 from .updates import StreamUpdate
 
-__all__ = [
-    "Accumulator",
-    "IncompleteStream",
-    "MalformedStream",
-    "StreamError",
-    "StreamUpdate",
-    "UnsupportedStream",
-    "read_stream",
-]
+__all__ = ["Accumulator", "StreamUpdate", "read_stream"]

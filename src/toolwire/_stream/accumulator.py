@@ -20,13 +20,20 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._expression import Expression
+from .._spec.source import default_source
+from .._values.json_values import copy_json
 from .._values.reply import Reply
-from .._values.toolcall import copy_json
-from ..errors import ToolwireError, UnknownFormat
+from ..errors import (
+    IncompleteStream,
+    MalformedStream,
+    StreamError,
+    ToolwireError,
+    UnknownFormat,
+    UnsupportedStream,
+)
 from .compiled import CompiledStream, Rule, compiled_stream, plan_for
 from .docpath import PathError, show
 from .engine import Broken, Engine
-from .errors import IncompleteStream, MalformedStream, StreamError, UnsupportedStream
 from .events import event_json, normalised_event
 from .framing import MAX_EVENT_SIZE, Framer, FramingError, Opening, framer_for
 from .identify import finished_reply, sniff_expression, sniff_order, what_it_is
@@ -36,8 +43,8 @@ from .slots import Slot
 from .updates import StreamUpdate, classify
 
 if TYPE_CHECKING:
-    from .._registry.registry import Registry
     from .._spec import WireSpec
+    from .._spec.source import SpecSource
 
 __all__ = ["Accumulator", "read_stream"]
 
@@ -63,15 +70,13 @@ class Accumulator:
 
     def __init__(
         self, fmt: str | None = None, *, strict: bool | None = None,
-        registry: Registry | None = None, tools: Any = None,
+        registry: SpecSource | None = None, tools: Any = None,
         max_event_size: int = MAX_EVENT_SIZE,
     ) -> None:
         if type(max_event_size) is not int or max_event_size < 1:
             raise ValueError(f"max_event_size must be a positive int, not {max_event_size!r}")
         if registry is None:
-            from .._registry.registry import Registry
-
-            registry = Registry.default()
+            registry = default_source()
         self._registry = registry
         self._strict = strict
         self._tools_given = tools

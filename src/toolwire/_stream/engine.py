@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._expression import Expression
-from .._values.toolcall import copy_json
+from .._values.json_values import copy_json
 from .compiled import Op, Rule
 from .docpath import Path, PathError, get, put, show
 from .slots import Slot, SlotList, blank

@@ -19,8 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._values.arguments import loads_strict
-from ..errors import MalformedResponse
-from .errors import MalformedStream
+from ..errors import MalformedResponse, MalformedStream
 
 if TYPE_CHECKING:
     from .._spec import WireSpec

@@ -16,8 +16,8 @@ from .._expression import Expression, compile_expression
 from .compiled import compiled_stream
 
 if TYPE_CHECKING:
-    from .._registry.registry import Registry
     from .._spec import WireSpec
+    from .._spec.source import SpecSource
 
 __all__ = [
     "Verdict", "finished_reply", "sniff_expression", "sniff_order", "stream_format", "what_it_is",
@@ -50,7 +50,7 @@ def _article(name: str) -> str:
     return "an" if name[:1] in "aeiou" else "a"
 
 
-def finished_reply(registry: Registry, bound: WireSpec | None,
+def finished_reply(registry: SpecSource, bound: WireSpec | None,
                    event: dict[str, Any]) -> Verdict | None:
     """The verdict when ``event`` is a finished reply (rule 1), else None."""
     fmt: str | None = None
@@ -72,7 +72,7 @@ def finished_reply(registry: Registry, bound: WireSpec | None,
                    " with read()", fmt, True)
 
 
-def what_it_is(registry: Registry, bound: WireSpec, event: dict[str, Any]) -> Verdict:
+def what_it_is(registry: SpecSource, bound: WireSpec, event: dict[str, Any]) -> Verdict:
     """Why ``event``, on which the bound format's ``stream.shape`` does not hold, is refused."""
     found = finished_reply(registry, bound, event)
     if found is not None:
@@ -88,14 +88,14 @@ def what_it_is(registry: Registry, bound: WireSpec, event: dict[str, Any]) -> Ve
                    f" event{shown}", None, False)
 
 
-def sniff_order(registry: Registry) -> list[WireSpec]:
+def sniff_order(registry: SpecSource) -> list[WireSpec]:
     """The specs with a ``stream.sniff``, by descending priority then name (§9.5 step 3)."""
     specs = [s for s in registry.specs().values()
              if isinstance(s.data.get("stream"), dict) and "sniff" in s.data["stream"]]
     return sorted(specs, key=lambda s: (-int(s.data["stream"]["sniff"]["priority"]), s.format))
 
 
-def stream_format(registry: Registry, event: dict[str, Any]) -> str | None:
+def stream_format(registry: SpecSource, event: dict[str, Any]) -> str | None:
     """The format whose stream ``event`` belongs to, or None: the first whose
     ``stream.sniff`` holds, else whose ``stream.event`` (§9.9) holds. For a hint that a file
     is a stream, not a reply."""

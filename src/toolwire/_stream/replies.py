@@ -13,8 +13,9 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from .._speed.record import setfield
+from .._values.json_values import copy_json
 from .._values.reply import Reply
-from .._values.toolcall import ToolCall, copy_json
+from .._values.toolcall import ToolCall
 from .._wire import interpreter
 from ..errors import ToolwireError
 from .compiled import CompiledStream

@@ -12,7 +12,8 @@ from typing import Any
 
 from .._spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
 from .._speed.record import Record, setfield
-from .._values.toolcall import ServerToolCall, ToolCall
+from .._values.server_call import ServerToolCall
+from .._values.toolcall import ToolCall
 from .._wire import interpreter
 
 __all__ = ["StreamUpdate", "classify"]

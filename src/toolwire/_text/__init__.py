@@ -8,12 +8,14 @@ file under ``specs/text/`` (markers, how blocks nest, a payload grammar, JMESPat
 selectors) and runs them all with one linear-time scanner.
 
 Modules, one duty each: :mod:`.compile` loads and checks a spec (with :mod:`.validate`
-for the meta-schema and :mod:`.rules` for the rest), :mod:`.spec` holds it,
-:mod:`.build` makes a :class:`~.scanner.Scanner` for given parameters, :mod:`.scanner`
-scans a reply (reasoning regions, sections) and :mod:`.blocks` reads its blocks (with
-:mod:`.occurrences`), ``grammar_*`` read one block each (:mod:`.pyliteral` reads Python
-literals without evaluating them, :mod:`.partial_json` the JSON a reply was cut inside), and
-:mod:`.reply` holds the :class:`TextReply` and the account of its call regions.
+for the meta-schema, :mod:`.rules` and :mod:`.layout` for the rest, :mod:`.markers` for
+``${name}`` placeholders), :mod:`.spec` holds it, :mod:`.build` makes a
+:class:`~.scanner.Scanner` for given parameters, :mod:`.scanner` scans a reply (reasoning
+regions in :mod:`.regions`, sections) and :mod:`.blocks` reads its blocks (with
+:mod:`.occurrences`), the :mod:`.grammars` read one block each, :mod:`.harmony` reads
+gpt-oss's messages, :mod:`.typed` types XML values by the tool's schema, and
+:mod:`.templates` runs Hugging Face response templates. The reading is a
+:class:`~toolwire.TextReply` (:mod:`toolwire._values.text_reply`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,5 @@ from __future__ import annotations
 
 from .compiled import Tools, as_tools
 from .definition import ToolDefinition
-from .errors import InvalidTools
 
-__all__ = ["InvalidTools", "ToolDefinition", "Tools", "as_tools"]
+__all__ = ["ToolDefinition", "Tools", "as_tools"]

@@ -18,16 +18,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .._spec.source import default_source
 from .._speed.record import setfield
+from .._values.json_values import copy_json
 from .._values.reply import Reply
-from .._values.toolcall import ArgumentError, ToolCall, copy_json
+from .._values.toolcall import ArgumentError, ToolCall
+from ..errors import InvalidTools
 from .definition import ToolDefinition, compile_definition, schema_definition
-from .errors import InvalidTools
 from .part import Others, ToolPart, tool_part
 
 __all__ = ["Tools", "as_tools"]
 
-if TYPE_CHECKING:  # the text reader loads YAML and its specs: not for a type
+if TYPE_CHECKING:
+    from .._spec.source import SpecSource
     from .._values.text_reply import TextReply
 
 _R = TypeVar("_R", bound="Reply | TextReply")
@@ -48,10 +51,11 @@ class Tools:
     definitions: tuple[ToolDefinition, ...]
     _by_name: dict[str, ToolDefinition]
 
-    def __init__(self, fmt: str, request: Any, *, registry: Any = None) -> None:
-        from .._registry.registry import Registry
-
-        registry = registry or Registry.default()
+    def __init__(self, fmt: str, request: Any, *, registry: SpecSource | None = None) -> None:
+        if fmt is None:
+            raise TypeError("Tools(None, …): name the format the request was written for;"
+                            " a tool list is not sniffed (Tools.from_schemas takes bare schemas)")
+        registry = registry or default_source()
         spec = registry.spec(fmt)
         part = tool_part(spec)
         found: list[ToolDefinition] = []
@@ -195,7 +199,7 @@ class Tools:
 _OTHERS: dict[int, tuple[Any, Others]] = {}
 
 
-def _others(registry: Any) -> Others:
+def _others(registry: SpecSource) -> Others:
     """Every format of ``registry`` with a tools part, base formats first, the one most
     formats extend first of all (a foreign list is named ``openai``, not ``groq``)."""
     held = _OTHERS.get(id(registry))
@@ -220,7 +224,7 @@ def _others(registry: Any) -> Others:
     return others
 
 
-def as_tools(fmt: str, tools: Any, registry: Any = None) -> Tools:
+def as_tools(fmt: str, tools: Any, registry: SpecSource | None = None) -> Tools:
     """``tools`` as a :class:`Tools`: itself, or compiled for ``fmt`` from a request."""
     if isinstance(tools, Tools):
         return tools

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from .._speed.record import Record, setfield
-from .._values.toolcall import ArgumentError, copy_json
-from ..errors import RegexBudgetExceeded
+from .._values.json_values import copy_json
+from .._values.toolcall import ArgumentError
+from ..errors import InvalidTools, RegexBudgetExceeded
 from .dialect import SchemaProblem, make_strict, translate, validator_class
-from .errors import InvalidTools
 from .fastcheck import Check, compile_check
 from .part import RawTool, Shape
 from .references import check_references

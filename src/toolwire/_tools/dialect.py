@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._values.toolcall import copy_json
+from .._values.json_values import copy_json
 
 __all__ = ["SchemaProblem", "make_strict", "translate", "validator_class"]
 

@@ -16,7 +16,7 @@ from typing import Any
 from .._expression import Expression, NotJSONError, compile_expression
 from .._spec import WireSpec
 from .._speed.record import Record, setfield
-from .errors import InvalidTools
+from ..errors import InvalidTools
 
 __all__ = ["Others", "RawTool", "Shape", "ToolPart", "tool_part"]
 

@@ -20,9 +20,9 @@ code's sentence (``a string is not terminated``), stable enough to show a model.
 
 from __future__ import annotations
 
+from .._speed import TYPE_CHECKING
 from .jsontext import JsonFault, loads
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final
 

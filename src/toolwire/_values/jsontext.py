@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from itertools import accumulate
 
+from .._speed import TYPE_CHECKING
 from .._speed.cjson import make_scan
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, Final
 

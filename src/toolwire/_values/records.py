@@ -10,12 +10,11 @@ refused and why. These are immutable values (:class:`toolwire._record.Record`), 
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Mapping
+from collections.abc import Mapping
 
+from .._speed import TYPE_CHECKING, blank_of
 from .._speed.record import Record, setfield
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
@@ -154,54 +153,38 @@ class CallRecord(_Located):
         setfield(self, "arguments_selected", arguments_selected)
 
 
-# The reader builds a record per item of every reply: set through ``setfield`` (one
-# ``object.__setattr__`` per field) that is most of a record's cost. As ``ToolCall`` does
-# (``toolwire.toolcall._Blank``), these two are filled in on a layout-identical writable
-# blank (on the same base, so the layouts match), which then becomes the record by
-# ``__class__`` assignment.
-class _ItemBlank(_Located):
-    __slots__ = ItemRecord.__slots__
-    __setattr__ = object.__setattr__  # type: ignore[assignment]  # writable: a blank only
-    item_index: int
-    location: str
-    item_type: str | None
-    kind: str
-    entry: int | None
-
-
-class _CallBlank(_Located):
-    __slots__ = CallRecord.__slots__
-    __setattr__ = object.__setattr__  # type: ignore[assignment]  # writable: a blank only
-    item_index: int
-    location: str
-    item_type: str | None
-    entry: int
-    arguments_selected: bool
+# The reader builds a record per item of every reply, and setting each field through
+# ``setfield`` is most of a record's cost: these two are filled in on writable blanks
+# (toolwire._speed.blank_of says why and what it buys).
+_ItemBlank = blank_of(ItemRecord)
+_CallBlank = blank_of(CallRecord)
 
 
 def item_record(
     item_index: int, location: str, item_type: str | None, kind: str, entry: int | None
 ) -> ItemRecord:
     """``ItemRecord(...)`` for values the reader has checked: the same value, sooner."""
-    record = object.__new__(_ItemBlank)
+    record: Any = object.__new__(_ItemBlank)
     record.item_index = item_index
     record.location = location
     record.item_type = item_type
     record.kind = kind
     record.entry = entry
-    record.__class__ = ItemRecord  # type: ignore[assignment]  # same layout: see above
-    return record  # type: ignore[return-value]  # it is an ItemRecord now
+    record.__class__ = ItemRecord
+    done: ItemRecord = record
+    return done
 
 
 def call_record(
     item_index: int, location: str, item_type: str | None, entry: int, arguments_selected: bool
 ) -> CallRecord:
     """``CallRecord(...)`` for values the reader has checked: the same value, sooner."""
-    record = object.__new__(_CallBlank)
+    record: Any = object.__new__(_CallBlank)
     record.item_index = item_index
     record.location = location
     record.item_type = item_type
     record.entry = entry
     record.arguments_selected = arguments_selected
-    record.__class__ = CallRecord  # type: ignore[assignment]  # same layout: see above
-    return record  # type: ignore[return-value]  # it is a CallRecord now
+    record.__class__ = CallRecord
+    done: CallRecord = record
+    return done

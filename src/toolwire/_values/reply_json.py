@@ -19,14 +19,14 @@ data whose fate disagrees — a hand-edited fate is a lie about the call, not a 
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Mapping
+from collections.abc import Mapping
 
+from .._speed import TYPE_CHECKING
 from .._speed.record import setfield
 from .records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem
-from .toolcall import ServerToolCall, ToolCall
+from .server_call import ServerToolCall
+from .toolcall import ToolCall
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 

@@ -4,24 +4,27 @@ and an account of every call region that yielded no call.
 ``extract_from_text`` keeps its ``(clean_text, calls)`` pair, with any reasoning
 region left in the clean text exactly as written (nothing the model wrote is lost,
 and callers of the first release see the text they saw). A caller who wants the
-reasoning apart, or the account, asks :func:`~toolwire.text.read_text`, which returns
+reasoning apart, or the account, asks :func:`toolwire.read_text`, which returns
 this value.
 
 The account is :class:`toolwire.Reply`'s, for text (specs/README.md §1b.12): a region that
 opened a call but yielded none is a ``skipped`` entry (its text stays in the text), a call
 the end of the reply cut is ``incomplete``, ``truncated`` says the reply ended inside a
-call or reasoning region, and the tool-loop split is :func:`toolwire.reply.call_fate`'s —
-a cut call is dropped, one whose arguments are wrong rejected, the rest runnable.
+call or reasoning region, and the tool-loop split is the wire reply's — a cut call is
+dropped, one whose arguments are wrong rejected, the rest runnable.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from .._speed import TYPE_CHECKING
 from .._speed.record import Record, setfield
 from .reply import FATES, Reply, call_fate
 from .toolcall import ToolCall
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["TextRegion", "TextReply"]
 

@@ -1,6 +1,7 @@
-"""The canonical values toolwire hands over: :class:`ToolCall` and :class:`ServerToolCall`.
+"""The canonical value toolwire hands over: :class:`ToolCall` (and :class:`ArgumentError`,
+one way its arguments fail the offered tool's schema).
 
-Both are immutable and compare by value. ``ToolCall.arguments`` returns a fresh copy on
+A call is immutable and compares by value. ``ToolCall.arguments`` returns a fresh copy on
 every read, so no caller can change a call another caller holds: tool loops pass calls
 between threads and keep them in traces, where shared mutable state would be a bug
 nobody sees until it bites.
@@ -8,17 +9,18 @@ nobody sees until it bites.
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Mapping
+from collections.abc import Mapping
+from types import MappingProxyType
 
+from .._speed import TYPE_CHECKING, blank_of
 from .._speed.record import Record, setfield
 from .arguments import decode_arguments_coded
+from .json_values import copy_json, json_equal
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-__all__ = ["ArgumentError", "NotJSONValue", "ServerToolCall", "ToolCall", "copy_json", "id_text"]
+__all__ = ["PLAIN", "ArgumentError", "ToolCall", "ToolCallBlank", "rare_of"]
 
 
 class ArgumentError(Record):
@@ -50,184 +52,6 @@ class ArgumentError(Record):
         return cls(str(data["pointer"]), str(data["keyword"]), str(data["message"]))
 
 
-class NotJSONValue(ValueError):
-    """A value no JSON text can hold, met while copying one: a list or object that holds
-    itself, NaN or an infinity, an integer beyond the double range. JSON text holding such
-    a number is refused (specs/README.md §1.4.1), so the same data given as a dict is
-    refused too, rather than become a call that ``to_dict()`` cannot write back."""
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON value (dicts and lists copied, scalars shared).
-
-    Bytes become the text the APIs write for them, standard base64 (RFC 4648 §4): an SDK's
-    Python-mode dump holds a Gemini thought signature as bytes, and a copy that kept them
-    could not be written as JSON later (specs/README.md §5). Recursive for speed; falls
-    back to an explicit stack for values nested deeper than the interpreter's recursion
-    limit allows — and a cycle is such a value, which the explicit stack then finds.
-    Raises :class:`NotJSONValue` for what JSON cannot hold.
-    """
-    try:
-        return _copy_recursive(value)
-    except RecursionError:
-        return _copy_iterative(value)
-
-
-_INF = float("inf")
-MappingProxyType = type(type.__dict__)  # as types.py defines it, without importing types
-_WORDS = frozenset({str, bool, type(None)})
-"""The scalars every JSON text holds as they are: a number may not (:class:`NotJSONValue`)."""
-_INT_BOUND = 2**1024 - 2**970
-"""The smallest integer whose nearest double is infinite: JSON text's number range."""
-
-
-def _number(value: Any) -> Any:
-    """``value``, unless it is a number no JSON text can hold."""
-    if isinstance(value, float):
-        if value - value != 0.0:  # nan - nan and inf - inf are nan
-            shown = "NaN" if value != value else ("-" if value < 0 else "") + "Infinity"
-            raise NotJSONValue(f"{shown} is no JSON number")
-    elif isinstance(value, int) and not -_INT_BOUND < value < _INT_BOUND:
-        raise NotJSONValue(f"number out of range (an integer of {value.bit_length():,} bits)")
-    return value
-
-
-def id_text(value: Any) -> str:
-    """A provider's id as a ``ToolCall`` keeps it: a string as sent, a number as the text
-    ECMAScript's ``Number::toString`` gives its nearest double (``12``, ``12.0`` → ``"12"``,
-    ``1e-7`` → ``"1e-7"``) — an integer its exact digits — anything else (null, a
-    boolean, a non-finite number) ``""``.
-
-    The number rule is the one every JSON platform can follow (specs/README.md §1.3).
-    """
-    if type(value) is str:
-        return value
-    if value is None or type(value) is bool:
-        return ""
-    if isinstance(value, int):
-        return str(value)  # exact digits: beyond 2^53 only exact-integer platforms agree
-    if isinstance(value, float):
-        return _number_text(value)
-    return ""
-
-
-def _number_text(x: float) -> str:
-    """ECMAScript ``Number::toString(x)``: the shortest round-trip digits, laid out by its rules."""
-    if x != x or x in (_INF, -_INF):
-        return ""
-    if x == 0:
-        return "0"
-    if x < 0:
-        return "-" + _number_text(-x)
-    mantissa, _, exponent = repr(x).partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    digits = whole + fraction
-    point = len(whole) + (int(exponent) if exponent else 0)
-    stripped = digits.lstrip("0")
-    point -= len(digits) - len(stripped)
-    digits = stripped.rstrip("0")
-    k, n = len(digits), point
-    if k <= n <= 21:
-        return digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return "0." + "0" * -n + digits
-    e = n - 1
-    sign = "+" if e >= 0 else "-"
-    head = digits if k == 1 else digits[0] + "." + digits[1:]
-    return f"{head}e{sign}{abs(e)}"
-
-
-_BYTES = (bytes, bytearray, memoryview)
-
-
-def _base64(value: Any) -> str:
-    import base64
-
-    return base64.b64encode(bytes(value)).decode("ascii")
-
-
-def _copy_recursive(value: Any) -> Any:
-    # Most arguments are flat objects: when every value is a string, a boolean or null
-    # (checked in C, by exact type), a shallow copy is a deep one; numbers are looked at.
-    if isinstance(value, dict):
-        copied = dict(value)
-        if not _WORDS.issuperset(map(type, copied.values())):
-            for k, v in copied.items():
-                if isinstance(v, (dict, list)):
-                    copied[k] = _copy_recursive(v)  # a value replaced, not a key added
-                elif isinstance(v, (float, int)):
-                    _number(v)
-                elif isinstance(v, _BYTES):
-                    copied[k] = _base64(v)
-        return copied
-    if isinstance(value, list):
-        if _WORDS.issuperset(map(type, value)):
-            return list(value)
-        return [_copy_recursive(v) if isinstance(v, (dict, list)) else
-                _base64(v) if isinstance(v, _BYTES) else _number(v)
-                for v in value]
-    if isinstance(value, _BYTES):
-        return _base64(value)
-    return _number(value)
-
-
-def _copy_iterative(value: Any) -> Any:
-    """:func:`_copy_recursive` with a stack of its own; a container met again inside
-    itself (on the path from the root) is a cycle, no JSON value."""
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
-    path: set[int] = set()  # the containers being copied, by id: the way from the root
-    while stack:
-        source, parent, key = stack.pop()
-        if source is _LEFT:
-            path.discard(parent)
-            continue
-        if isinstance(source, (dict, list)):
-            if id(source) in path:
-                raise NotJSONValue("a list or object holds itself (a cycle)")
-            path.add(id(source))
-            stack.append((_LEFT, id(source), None))  # popped once its contents are done
-        if isinstance(source, dict):
-            copied: Any = {}
-            for k, v in source.items():
-                copied[k] = None
-                stack.append((v, copied, k))
-        elif isinstance(source, list):
-            copied = [None] * len(source)
-            for i, v in enumerate(source):
-                stack.append((v, copied, i))
-        elif isinstance(source, _BYTES):
-            copied = _base64(source)
-        else:
-            copied = _number(source)
-        parent[key] = copied
-    return root[0]
-
-
-_LEFT = object()
-"""The stack mark of a container whose contents are all copied."""
-
-
-def _equal(left: Any, right: Any) -> bool:
-    """``left == right`` for JSON values, with an explicit stack instead of recursion."""
-    stack = [(left, right)]
-    while stack:
-        a, b = stack.pop()
-        if isinstance(a, dict) and isinstance(b, dict):
-            if a.keys() != b.keys():
-                return False
-            stack.extend((a[k], b[k]) for k in a)
-        elif isinstance(a, list) and isinstance(b, list):
-            if len(a) != len(b):
-                return False
-            stack.extend(zip(a, b, strict=True))
-        elif isinstance(a, (dict, list)) or isinstance(b, (dict, list)) or a != b:
-            return False
-    return True
-
-
 class ToolCall:
     """One tool call the client must execute.
 
@@ -246,13 +70,13 @@ class ToolCall:
     but two calls that say the same thing compare equal whatever their provenance.
     """
 
-    # Speed (issue 9 item 14): a reply's calls are built by the thousand, so the fast
-    # constructors write the slots on a ``_Blank`` (below) rather than through this
-    # class's refusing ``__setattr__``, and there are few slots: the fields every call
-    # sets have a slot each; the fields that are their default on nearly every call (the
-    # flags, the error, the provider data, the verdicts) share one slot, ``_rare``: a
-    # tuple in ``_RARE`` order, the one shared constant ``_PLAIN`` for a call whose
-    # arguments decoded. Read through properties, they behave as the fields they were.
+    # A reply's calls are built by the thousand, so the fast constructors write the slots
+    # on a ``ToolCallBlank`` (below) rather than through this class's refusing
+    # ``__setattr__``, and there are few slots: the fields every call sets have a slot
+    # each; the fields that are their default on nearly every call (the flags, the error,
+    # the provider data, the verdicts) share one slot, ``_rare``: a tuple in ``_RARE``
+    # order, the one shared constant ``PLAIN`` for a call whose arguments decoded. Read
+    # through properties, they behave as the fields they were.
     __slots__ = ("_arguments", "_rare", "_raw_arguments", "id", "item_index", "name")
 
     name: str
@@ -312,7 +136,7 @@ class ToolCall:
             copy_json(dict(provider_data)) if provider_data else None, bool(arguments_invalid),
             tuple(arguments_errors), bool(unknown_tool), bool(incomplete),
         )
-        setter(self, "_rare", _PLAIN if rare == _PLAIN else rare)
+        setter(self, "_rare", PLAIN if rare == PLAIN else rare)
 
     # The fields kept in ``_rare`` (see ``__slots__``), in ``_RARE`` order.
     @property
@@ -393,27 +217,26 @@ class ToolCall:
         ``raw`` and ``provider_data`` are owned too (``raw`` may be the very object
         ``arguments`` is: neither is ever handed out uncopied).
 
-        The slots are filled in on a :class:`_Blank` and the value then becomes a
-        ``ToolCall`` (see :class:`_Blank`): a third of the cost of setting each slot
-        through its descriptor, which a ``ToolCall``'s refusing ``__setattr__`` forces.
+        The slots are filled in on a :data:`ToolCallBlank`, which then becomes a
+        ``ToolCall`` (:func:`toolwire._speed.blank_of` says why and what it buys).
         """
         if cls is not ToolCall:  # a subclass may lay its slots out otherwise
             return cls._trusted_slow(
                 name, arguments, id, undecodable, error, error_code, raw, provider_data,
                 item_index,
             )
-        call = _new(_Blank)
+        call = _new(ToolCallBlank)
         call.name = name
         call._arguments = arguments
         call.id = id
         call._raw_arguments = raw
         call.item_index = item_index
         call._rare = (
-            _PLAIN if not undecodable and provider_data is None
+            PLAIN if not undecodable and provider_data is None
             else rare_of(undecodable, error, error_code, provider_data)
         )
-        call.__class__ = ToolCall  # type: ignore[assignment]  # same layout: see _Blank
-        return call  # type: ignore[return-value]  # it is a ToolCall now
+        call.__class__ = ToolCall  # same layout: see toolwire._speed.blank_of
+        return call  # type: ignore[no-any-return]  # it is a ToolCall now
 
     @classmethod
     def _trusted_slow(
@@ -436,7 +259,7 @@ class ToolCall:
         _SET_RAW(call, raw)
         _SET_ITEM_INDEX(call, item_index)
         _SET_RARE(call, (
-            _PLAIN if not undecodable and provider_data is None
+            PLAIN if not undecodable and provider_data is None
             else rare_of(undecodable, error, error_code, provider_data)
         ))
         return call
@@ -502,7 +325,8 @@ class ToolCall:
         try:
             return mine == theirs
         except RecursionError:  # arguments nested deeper than the stack: compare by hand
-            return mine[0] == theirs[0] and mine[2:] == theirs[2:] and _equal(mine[1], theirs[1])
+            return (mine[0] == theirs[0] and mine[2:] == theirs[2:]
+                    and json_equal(mine[1], theirs[1]))
 
     def __hash__(self) -> int:
         # Not the arguments: hashing them recurses (a hostile reply nests them 100,000
@@ -602,27 +426,6 @@ class ToolCall:
         )
 
 
-class _Blank:
-    """A :class:`ToolCall`'s slots, writable: where the fast constructors build a call.
-
-    ``ToolCall`` refuses attribute writes, so building one through its own type costs a
-    descriptor call per slot. A ``_Blank`` has the very same slots (same names, same
-    order, same base), so its slots are written by plain (specialised) attribute stores,
-    and the finished value becomes a ``ToolCall`` by ``__class__`` assignment, which
-    CPython and PyPy allow between layout-identical classes. No ``_Blank`` ever leaves
-    this module or the generated extract (:mod:`toolwire.wire.fastpath`) half-built.
-    """
-
-    __slots__ = ToolCall.__slots__
-
-    name: str
-    id: str
-    item_index: int | None
-    _arguments: dict[str, Any]
-    _raw_arguments: Any
-    _rare: tuple[Any, ...]
-
-
 def rare_of(
     undecodable: bool, error: str | None, error_code: str | None,
     provider_data: dict[str, Any] | None,
@@ -630,7 +433,7 @@ def rare_of(
     """A ``ToolCall``'s ``_rare`` slot for the fields the extractors set (in ``_RARE``
     order); ``provider_data`` owned, ``None`` or non-empty."""
     if not undecodable and provider_data is None:
-        return _PLAIN
+        return PLAIN
     return (False, undecodable, error, error_code, provider_data or None, False, (), False,
             False)
 
@@ -647,8 +450,12 @@ _RARE = (
 )
 """The fields a ToolCall keeps in its ``_rare`` slot, in order."""
 
-_PLAIN: tuple[Any, ...] = (False, False, None, None, None, False, (), False, False)
+PLAIN: tuple[Any, ...] = (False, False, None, None, None, False, (), False, False)
 """``_rare`` of a call whose arguments decoded: every rare field at its default."""
+
+ToolCallBlank = blank_of(ToolCall)
+"""A ``ToolCall``'s slots, writable: where the fast constructors (here and in the generated
+extract code) build a call before it becomes a ``ToolCall``."""
 
 _SLOT_NAMES = ToolCall.__slots__
 _SLOT_GETTERS = tuple(ToolCall.__dict__[slot].__get__ for slot in _SLOT_NAMES)
@@ -675,112 +482,3 @@ _DICT_KEYS = frozenset(
         "arguments_invalid", "arguments_errors", "unknown_tool", "incomplete",
     }
 )
-
-
-class ServerToolCall:
-    """A tool call the provider ran itself (web search, code execution, hosted MCP…).
-
-    Kept apart from :class:`ToolCall` so a client loop never tries to answer it, yet
-    reported so a trace shows what ran. ``input`` is what the tool was run on, as the
-    spec's ``input`` selector reads it (a web search's query, the code executed, a
-    hosted MCP tool's arguments; ``None`` where the spec declares none or the item
-    carries none). ``raw`` is a copy of the provider's item.
-    """
-
-    __slots__ = ("_input", "_raw", "id", "name", "status", "type")
-
-    type: str
-    id: str
-    name: str | None
-    status: str | None
-    _raw: Any
-    _input: Any
-
-    def __init__(
-        self, type: str, id: str = "", name: str | None = None, status: str | None = None,
-        raw: Any = None, input: Any = None,
-    ) -> None:
-        setter = object.__setattr__
-        setter(self, "type", type)
-        setter(self, "id", id)
-        setter(self, "name", name)
-        setter(self, "status", status)
-        setter(self, "_raw", copy_json(raw))
-        setter(self, "_input", copy_json(input))
-
-    @property
-    def raw(self) -> Any:
-        """The provider's item as sent: a fresh copy on every read."""
-        return copy_json(self._raw)
-
-    @property
-    def input(self) -> Any:
-        """What the tool ran on (a JSON value or ``None``): a fresh copy on every read."""
-        return copy_json(self._input)
-
-    def __setattr__(self, key: str, value: object) -> NoReturn:
-        raise AttributeError(f"ServerToolCall is immutable; cannot set {key!r}")
-
-    # Immutable, so a copy may be the value itself (as with ToolCall); pickling goes
-    # through the constructor, since the default slot-state path sets attributes.
-    def __copy__(self) -> ServerToolCall:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> ServerToolCall:
-        return self
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.type, self.id, self.name, self.status, self._raw, self._input))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ServerToolCall):
-            return NotImplemented
-        mine = (self.type, self.id, self.name, self.status)
-        if mine != (other.type, other.id, other.name, other.status):
-            return False
-        try:
-            return bool(self._input == other._input)
-        except RecursionError:  # an input nested deeper than the stack: compare by hand
-            return _equal(self._input, other._input)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.id, self.name, self.status))
-
-    def __repr__(self) -> str:
-        try:
-            extra = "" if self._input is None else f", input={self._input!r}"
-        except RecursionError:
-            extra = ", input={...}"  # nested too deep to show; to_dict() still has it all
-        return (
-            f"ServerToolCall(type={self.type!r}, id={self.id!r}, name={self.name!r},"
-            f" status={self.status!r}{extra})"
-        )
-
-    def to_dict(self, *, raw: bool = False) -> dict[str, Any]:
-        """JSON-ready data: ``type``, ``id``, and ``name``, ``status``, ``input`` when not
-        null; the provider's raw item only when asked for."""
-        data: dict[str, Any] = {"type": self.type, "id": self.id}
-        if self.name is not None:
-            data["name"] = self.name
-        if self.status is not None:
-            data["status"] = self.status
-        if self._input is not None:
-            data["input"] = copy_json(self._input)
-        if raw:
-            data["raw"] = copy_json(self._raw)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ServerToolCall:
-        """The inverse of :meth:`to_dict` (with or without ``raw``); unknown keys refused."""
-        if not isinstance(data, Mapping):
-            raise TypeError(f"ServerToolCall.from_dict takes a mapping, not {type(data).__name__}")
-        unknown = set(data) - {"type", "id", "name", "status", "input", "raw"}
-        if unknown:
-            raise ValueError(f"ServerToolCall.from_dict: unknown keys {sorted(unknown)}")
-        if not isinstance(data.get("type"), str):
-            raise ValueError("ServerToolCall.from_dict: 'type' must be a str")
-        return cls(
-            data["type"], data.get("id", ""), data.get("name"), data.get("status"),
-            data.get("raw"), data.get("input"),
-        )

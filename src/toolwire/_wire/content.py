@@ -14,10 +14,10 @@ clean text (reasoning regions cut out) as its ``text``.
 
 from __future__ import annotations
 
+from .._speed import TYPE_CHECKING
 from .._speed.record import setfield
 from ..errors import MalformedResponse
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -29,16 +29,16 @@ sets) is passed in as a named constant, so a spec cannot inject code.
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from .._expression import element_of, field_of, path_steps
 from .._spec import CallEntry, Entry, RefuseEntry, WireSpec
 from .._values.arguments import decode_arguments_coded
-from .._values.toolcall import _PLAIN, _WORDS, ToolCall, _Blank, copy_json, rare_of
+from .._values.json_values import JSON_WORDS, copy_json
+from .._values.toolcall import PLAIN, ToolCall, ToolCallBlank, rare_of
 from .interpreter import any_id_text
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
@@ -209,7 +209,8 @@ def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
 def _new_call(w: _Writer, depth: int, raw: str, rare: str) -> None:
     """Append the call of ``name``, ``args``, ``cid`` and ``index``: what
     ``ToolCall._trusted`` does, written out (one call fewer per tool call), filling a
-    blank with ToolCall's slots that then becomes a ToolCall (``toolwire.toolcall._Blank``)."""
+    blank with ToolCall's slots that then becomes a ToolCall (``ToolCallBlank``; see
+    toolwire._speed.blank_of)."""
     w.line(depth, "c = _new(_Blank)")
     w.line(depth, "c.name = name")
     w.line(depth, "c._arguments = args")
@@ -439,11 +440,11 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_decode": decode_arguments_coded,
         "_copy": copy_json,
         "_new": object.__new__,
-        "_Blank": _Blank,
+        "_Blank": ToolCallBlank,
         "_ToolCall": ToolCall,
-        "_PLAIN": _PLAIN,
+        "_PLAIN": PLAIN,
         "_rare": rare_of,
-        "_flat": _WORDS.issuperset,  # numbers are checked by _copy (toolcall.NotJSONValue)
+        "_flat": JSON_WORDS.issuperset,  # numbers are checked by _copy (errors.NotJSONValue)
         "_engine_error": _engine_error,
         **constants,
     }

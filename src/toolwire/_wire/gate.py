@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .._expression import NotJSONError
 from .._spec import WireSpec
-from .._values.toolcall import copy_json, id_text
+from .._values.json_values import copy_json, id_text
 from ..errors import MalformedResponse, ProviderError, ToolwireError
 
 __all__ = ["ShapeMismatch", "check", "provider_error", "refuse_stream_event", "rejects"]

@@ -13,18 +13,24 @@ full path (``output[0].content[2]``).
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Iterator
+from collections.abc import Iterator
 
 from .._expression import NotJSONError
 from .._spec import CallEntry, Entry, RefuseEntry, WireSpec
+from .._speed import TYPE_CHECKING
 from .._values.arguments import decode_arguments_coded, loads_strict
-from .._values.toolcall import NotJSONValue, ToolCall, copy_json, id_text
-from ..errors import MalformedResponse, ToolwireError, UnknownItemType, UnmappedCall
+from .._values.json_values import copy_json, id_text
+from .._values.toolcall import ToolCall
+from ..errors import (
+    MalformedResponse,
+    NotJSONValue,
+    ToolwireError,
+    UnknownItemType,
+    UnmappedCall,
+)
 from . import gate
 from .gate import refuse_stream_event
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from .._spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
+from .._speed import TYPE_CHECKING
 from .._values.records import call_record, item_record
 from .._values.reply import (
     CallRecord,
@@ -27,7 +28,8 @@ from .._values.reply import (
     UnknownItem,
     read_reply_value,
 )
-from .._values.toolcall import ServerToolCall, ToolCall
+from .._values.server_call import ServerToolCall
+from .._values.toolcall import ToolCall
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
 from .content import assistant_text
 from .interpreter import (
@@ -42,7 +44,6 @@ from .interpreter import (
     _walk_located,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 

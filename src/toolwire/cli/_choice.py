@@ -8,9 +8,10 @@ hold, is a usage error (exit 2) saying what the format or the reply has.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._common import UsageError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any

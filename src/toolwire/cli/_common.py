@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import sys
 
+from .._speed import TYPE_CHECKING
 from .._speed.cjson import dumps
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TextIO
 

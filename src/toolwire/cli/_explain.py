@@ -8,7 +8,8 @@ bundled ones plus ``TOOLWIRE_SPEC_PATH``.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import argparse
     from typing import Any, TextIO

@@ -7,11 +7,11 @@ with ``--text``, ``--param`` without it. Names are checked before any input is r
 
 from __future__ import annotations
 
+from .._speed import TYPE_CHECKING
 from ..errors import MalformedResponse, ToolwireError
 from ._common import UsageError, emit, emit_line, example_path, read_text
 from ._replies import parse_reply, reply_lines
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any, TextIO

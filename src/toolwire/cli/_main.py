@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import sys
 
+from .._speed import TYPE_CHECKING
 from ..errors import SpecError, ToolwireError
 from ._common import InputError, UsageError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Sequence

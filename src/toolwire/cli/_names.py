@@ -8,9 +8,10 @@ hermes`` means ``--text hermes``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._common import UsageError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

@@ -8,8 +8,8 @@ short-lived process several milliseconds, more than reading a reply, so a plain
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 

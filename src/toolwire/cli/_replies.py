@@ -9,10 +9,10 @@ problem naming its line.
 
 from __future__ import annotations
 
+from .._speed import TYPE_CHECKING
 from .._values.arguments import loads_strict
 from ..errors import MalformedResponse
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any

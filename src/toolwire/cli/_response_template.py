@@ -13,7 +13,8 @@ command line that does not fit is a usage error (exit 2, one line).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import argparse
 

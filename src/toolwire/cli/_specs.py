@@ -6,9 +6,10 @@ audit table, the meta-schemas.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._common import InputError, UsageError, emit
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import TextIO

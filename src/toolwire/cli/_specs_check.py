@@ -13,7 +13,8 @@ such a tie is decided by priority or name alone, silently.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import argparse
     from pathlib import Path

@@ -9,9 +9,10 @@ entry. Its shape is specified in specs/README.md §4.1.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._common import InputError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from pathlib import Path
@@ -34,7 +35,7 @@ def _standalone(data: dict[str, Any]) -> dict[str, Any]:
 
 def export_document(registry: Registry) -> dict[str, Any]:
     """The export's JSON: ``{export_version, spec_version, wire: {...}, text: {...}}``."""
-    from .._values.toolcall import copy_json
+    from .._values.json_values import copy_json
 
     wire = {name: _standalone(copy_json(spec.data)) for name, spec in registry.specs().items()}
     text = {name: copy_json(spec._data) for name, spec in registry.text_specs().items()}

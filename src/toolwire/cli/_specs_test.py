@@ -11,9 +11,10 @@ command line or a case file is wrong (no folder, no cases, a case off the case s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._common import UsageError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from pathlib import Path

@@ -55,8 +55,8 @@ def _chunks(handle: BinaryIO) -> Any:
 
 def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Accumulate the input; print the Reply (or, with --follow, each update); exit code."""
-    from .._stream import Accumulator, IncompleteStream, StreamError
-    from ..errors import ToolwireError
+    from .._stream import Accumulator
+    from ..errors import IncompleteStream, StreamError, ToolwireError
     from ._common import UsageError
     from ._names import wire_format
 

@@ -10,9 +10,10 @@ that does not compile, is an input error (exit 1) naming the file.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._common import InputError, read_text
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any

@@ -13,10 +13,10 @@ Loaded only by those two; reading a reply never imports it.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ..errors import ToolwireError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any
