@@ -21,7 +21,7 @@ import pytest
 import toolwire._registry.registry
 from toolwire import Registry
 from toolwire._paths import bundled_specs_dir
-from toolwire._spec import load_wire_spec
+from toolwire._spec.load import load_wire_spec
 from toolwire.cli import main as cli_main
 from toolwire.errors import SpecError
 

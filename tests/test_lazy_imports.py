@@ -130,17 +130,6 @@ def test_reading_a_wire_reply_imports_no_text_module() -> None:
     assert found["result"] == []
 
 
-def test_extract_and_read_leave_the_json_shape_and_structured_output_unloaded() -> None:
-    found = _loaded_after(
-        "import toolwire\n"
-        f"toolwire.extract('openai', {REPLY!r})\n"
-        f"toolwire.read('openai', {REPLY!r})\n"
-        "result = [m for m in ('toolwire._values.reply_json', 'toolwire._wire.structured')"
-        " if m in sys.modules]"
-    )
-    assert found["result"] == []
-
-
 def test_plain_replies_load_neither_the_sdk_normaliser_nor_the_renderer() -> None:
     # Every bundled format, extract and read on a plain dict: toolwire.interop (SDK
     # objects in) and toolwire._render (results out) load only when used.

@@ -42,6 +42,6 @@ def bundled_specs_path() -> str:
 
 def bundled_specs_dir() -> Path:
     """:func:`bundled_specs_path` as a ``Path``."""
-    from pathlib import Path
+    from pathlib import Path  # lazy: pathlib (7 ms) only for callers that want a Path
 
     return Path(bundled_specs_path())

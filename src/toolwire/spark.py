@@ -46,6 +46,6 @@ def calls_from(
 
 def struct_type() -> Any:
     """The rows' schema as a ``pyspark.sql.types.StructType`` (imports pyspark)."""
-    from pyspark.sql.types import StructType
+    from pyspark.sql.types import StructType  # lazy: pyspark only when a StructType is asked for
 
     return StructType.fromDDL(schema)

@@ -177,7 +177,7 @@ class BoundedPattern:
         return bool(known)
 
     def __repr__(self) -> str:
-        return f"toolwire.boundedre.compile({self.pattern!r}) [{self.engine}]"
+        return f"toolwire._boundedre.compile({self.pattern!r}) [{self.engine}]"
 
 
 _CACHE: dict[tuple[str, int, int], BoundedPattern] = {}

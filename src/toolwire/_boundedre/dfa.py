@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .program import ASSERT, CHAR, CHECK, JMP, MATCH, SAVE, SPLIT, Program
-from .run import Budget, starts
+from .run import Budget, is_word, starts
 
 __all__ = ["dfa_test", "usable"]
 
@@ -55,8 +55,6 @@ def _tables(program: Program) -> _Tables:
 
 
 def _holds(name: str, flags: int, context: tuple[Any, ...]) -> bool:
-    from .run import _is_word
-
     before, after, last = context
     multiline = flags & 8  # re.MULTILINE
     if name == "bol":
@@ -67,8 +65,8 @@ def _holds(name: str, flags: int, context: tuple[Any, ...]) -> bool:
         return before is None
     if name == "end":
         return after is None
-    left = before is not None and _is_word(before, flags)
-    right = after is not None and _is_word(after, flags)
+    left = before is not None and is_word(before, flags)
+    right = after is not None and is_word(after, flags)
     if name == "word":
         return left != right
     return (before is not None or after is not None) and left == right

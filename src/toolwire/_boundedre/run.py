@@ -23,7 +23,7 @@ from typing import Any
 
 from .program import ASSERT, BACKREF, CHAR, CHECK, JMP, LOOK, MATCH, SAVE, SPLIT, Program
 
-__all__ = ["Budget", "BudgetExceeded", "backtrack", "pike", "starts"]
+__all__ = ["Budget", "BudgetExceeded", "backtrack", "is_word", "pike", "starts"]
 
 
 class BudgetExceeded(Exception):
@@ -45,7 +45,7 @@ class Budget:
             raise BudgetExceeded(self.total)
 
 
-def _is_word(char: str, flags: int) -> bool:
+def is_word(char: str, flags: int) -> bool:
     if flags & re.ASCII:
         return char.isascii() and (char.isalnum() or char == "_")
     return char.isalnum() or char == "_"
@@ -64,8 +64,8 @@ def holds(name: str, flags: int, text: str, pos: int) -> bool:
         return pos == 0
     if name == "end":
         return pos == size
-    before = pos > 0 and _is_word(text[pos - 1], flags)
-    after = pos < size and _is_word(text[pos], flags)
+    before = pos > 0 and is_word(text[pos - 1], flags)
+    after = pos < size and is_word(text[pos], flags)
     if name == "word":
         return before != after
     return size > 0 and before == after  # not_word: never on the empty text (Python 3.11)

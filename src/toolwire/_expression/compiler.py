@@ -115,7 +115,8 @@ class Expression:
 
     def reference(self, document: Any) -> Any:
         """Evaluate with jmespath.py's interpreter: the semantics the closures follow."""
-        from jmespath import visitor as jmespath_visitor  # only here: tests and references
+        # lazy: jmespath (13 ms) only for source text, never for the bundle
+        from jmespath import visitor as jmespath_visitor
 
         try:
             return jmespath_visitor.TreeInterpreter().visit(self.ast, document)
@@ -138,8 +139,8 @@ def compile_expression(source: str) -> Expression:
         )
     # The parser is imported on first use: the bundled specs arrive as parsed ASTs
     # (toolwire.spec.bundle, Expression.from_ast), so reading replies never needs it.
-    import jmespath
-    from jmespath import exceptions as jmespath_errors
+    import jmespath  # lazy: jmespath (13 ms) only for source text, never for the bundle
+    from jmespath import exceptions as jmespath_errors  # lazy: jmespath, as above
 
     try:
         parsed = jmespath.compile(source)
@@ -154,7 +155,7 @@ def compile_expression(source: str) -> Expression:
 
 
 def _parse_message(exc: Any) -> str:
-    from jmespath import exceptions as jmespath_errors
+    from jmespath import exceptions as jmespath_errors  # lazy: jmespath, as above
 
     if isinstance(exc, jmespath_errors.LexerError):
         return str(exc.message)  # the lexer's own words ("Unknown token '$'")

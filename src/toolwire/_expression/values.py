@@ -63,7 +63,7 @@ def is_number(value: Any) -> bool:
         return True
     if value is None or kind is bool or kind is str or kind is list or kind is dict:
         return False
-    from numbers import Number
+    from numbers import Number  # lazy: only a value of no builtin number type gets here
 
     return isinstance(value, Number) and not isinstance(value, bool)
 

@@ -15,12 +15,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._spec import CallEntry, RefuseEntry, ServerEntry
+from .._spec.sniff_overlap import holding
+from .._values.arguments import decode_arguments_coded
+from .._wire.reading import choice_view
+from .._wire.walk import response_of
 from ..errors import ToolwireError
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from .._spec import Entry, Source, WireSpec
+    from .._spec import Entry, WireSpec
+    from .._spec.wirespec import Source
     from .registry import Registry
 
 __all__ = ["explain"]
@@ -44,8 +49,6 @@ def _typing(spec: WireSpec, index: int) -> str:
 
 
 def _selectors(entry: Entry, item: dict[str, Any]) -> dict[str, Any]:
-    from .._values.arguments import decode_arguments_coded
-
     if isinstance(entry, CallEntry):
         found = {"name": _value(entry.name, item), "arguments": _value(entry.arguments, item)}
         raw = found["arguments"].get("value")
@@ -146,8 +149,6 @@ def _source(spec: WireSpec, index: int, source: Source, response: dict[str, Any]
 
 
 def _sniff(registry: Registry, fmt: str, response: dict[str, Any]) -> dict[str, Any]:
-    from .._spec.sniff_overlap import holding
-
     spec = registry.spec(fmt)
     return {
         "sniffs_as": registry.sniff_format(response),
@@ -175,13 +176,11 @@ def _refusal(registry: Registry, fmt: str, data: Any, strict: bool | None, choic
 def explain(registry: Registry, fmt: str, data: Any, *, strict: bool | None = None,
             choice: int = 0) -> dict[str, Any]:
     """The trace of reading ``data`` as ``fmt`` (JSON data), ending with ``read``'s verdict."""
-    from .._wire.interpreter import _response
-    from .._wire.reading import choice_view
 
     spec = registry.spec(fmt)
     trace: dict[str, Any] = {"format": fmt, "spec": spec.path or "(bundled)"}
     try:
-        response = _response(spec, data)
+        response = response_of(spec, data)
         chosen, count = choice_view(spec, response, choice)
     except ToolwireError as exc:
         trace["verdict"] = _refusal(registry, fmt, data, strict, choice, exc)

@@ -17,11 +17,18 @@ from collections.abc import Callable, Iterable, Mapping
 
 from .._paths import bundled_specs_dir
 from .._spec import WireSpec, compile_wire_spec
+from .._spec.bundle import bundled_parts
 from .._spec.source import install_default
 from .._speed import TYPE_CHECKING
 from .._values.reply import Reply
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
+from .._wire.content import lift_text_calls
+from .._wire.elsewhere import (
+    elsewhere,  # see _error_of
+    error_of,
+)
+from .._wire.structured import structured_call
 from ..errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
 
 if TYPE_CHECKING:
@@ -29,8 +36,8 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     from .._expression import Expression
-    from .._spec import Document
     from .._spec.bundle import Sniffs
+    from .._spec.strict_yaml import Document
     from .._text import TextReply, TextSpec
 
     _Spec = TypeVar("_Spec")
@@ -40,7 +47,7 @@ __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 SPEC_PATH_VARIABLE = "TOOLWIRE_SPEC_PATH"
 
 
-def _spec_files(folder: Path) -> list[Path]:
+def spec_files(folder: Path) -> list[Path]:
     if folder.is_file():
         return [folder]
     if not folder.is_dir():
@@ -59,15 +66,18 @@ def _load_folder(
     """
     # Imported here: the YAML path (strict YAML, meta-schema, extends) costs a process
     # tens of milliseconds, and the bundled specs do without it (toolwire.spec.bundle).
-    from .._spec import compiled_data, read_document, resolve_layer
+    # lazy: YAML, the meta-schema and extends only for spec files
+    from .._spec.extends import compiled_data, resolve_layer
+    from .._spec.loader import read_document  # lazy: as above: the bundled specs do without
 
     text: list[TextSpec] = []
     problems: list[SpecProblem] = []
     docs: dict[str, Document] = {}
-    for path in _spec_files(folder):
+    for path in spec_files(folder):
         try:
             doc = read_document(path)
             if isinstance(doc.data, dict) and doc.data.get("kind") == "text":
+                # lazy: the text reader (47 ms) only for text specs
                 from .._text import compile_text_spec
 
                 text.append(compile_text_spec(doc))
@@ -181,8 +191,6 @@ class Registry:
         it is stale, and the text specs load on first use: reading a reply then needs
         no YAML, no JSON Schema and no JMESPath parser.
         """
-        from .._spec.bundle import bundled_parts
-
         parts = bundled_parts()
         if parts is None:
             return cls.from_paths(include_bundled=True, include_env=False)
@@ -209,7 +217,7 @@ class Registry:
         include_env: bool = False,
     ) -> Registry:
         """The bundled specs (unless told not to), then each folder's, later ones winning."""
-        from pathlib import Path  # here, not above: reading replies needs no pathlib
+        from pathlib import Path  # lazy: pathlib (7 ms) only for spec folders, not for the bundle
 
         folders: list[Path] = []
         if include_bundled:
@@ -257,6 +265,7 @@ class Registry:
         or a model folder. A text format of that name in ``base`` is replaced and
         :attr:`replaced` says so. A bad template is a :class:`SpecError` naming its key.
         """
+        # lazy: response templates load only when one is used
         from .._text.templates.text_format import response_template_spec
 
         spec = response_template_spec(
@@ -414,12 +423,11 @@ class Registry:
             raise self._elsewhere(spec, response, exc) from None
         offered = None
         if tools is not None:
-            from .._tools import as_tools  # only with tools: jsonschema stays unloaded otherwise
+            # lazy: the tool checks (jsonschema: 66 ms) only with tools=
+            from .._tools import as_tools
 
             offered = as_tools(reply.format, tools, self)
         if text_spec is not None:
-            from .._wire.content import lift_text_calls
-
             # The same compiled tools type the lifted calls' values (§1b.4) and check them.
             reply = lift_text_calls(reply, text_spec, offered, dict(text_params or {}))
         return reply if offered is None else offered.check_reply(reply)
@@ -444,7 +452,6 @@ class Registry:
         ``error`` holds on it (:mod:`toolwire.wire.elsewhere`); None where none does."""
         # Imported here: it loads collections.abc, which a cold read does without
         # (tests/test_lazy_imports.py), and only a body no format reads comes here.
-        from .._wire.elsewhere import error_of
 
         return error_of(self._sniff_order, self.spec, response)
 
@@ -453,8 +460,6 @@ class Registry:
     ) -> ProviderError | MalformedResponse:
         """What to raise for a body without ``spec``'s shape: another format's provider
         error, or the mismatch naming the format it fits (:mod:`toolwire.wire.elsewhere`)."""
-        from .._wire.elsewhere import elsewhere  # see _error_of
-
         return elsewhere(self._sniff_order, self.spec, spec, data, mismatch)
 
     def from_structured_output(
@@ -463,8 +468,6 @@ class Registry:
         """The reply's text, the JSON answer to a response-format request, as a
         ``synthetic`` call of ``tool_name`` (the forced-tool fallback; see
         :mod:`toolwire.wire.structured`)."""
-        from .._wire.structured import structured_call
-
         spec, response = self._spec_for(fmt, data)
         try:
             return structured_call(spec, response, tool_name, choice)
@@ -475,14 +478,14 @@ class Registry:
         self, fmt: str, text: str, **params: Any
     ) -> tuple[str, list[ToolCall]]:
         """Tool calls written inside model text: ``(clean_text, calls)``."""
-        from .._text import extract_text
+        from .._text import extract_text  # lazy: the text reader (47 ms) only for text
 
         clean, calls = extract_text(self.text_spec(fmt), text, **params)
         return clean, list(calls)
 
     def read_text(self, fmt: str, text: str, **params: Any) -> TextReply:
         """Model text read as a :class:`~toolwire.text.TextReply`: answer, reasoning, calls."""
-        from .._text import read_text_spec
+        from .._text import read_text_spec  # lazy: the text reader (47 ms) only for text
 
         return read_text_spec(self.text_spec(fmt), text, **params)
 

@@ -69,7 +69,8 @@ def classify(value: Any, format: str) -> Result:
     if isinstance(value, str):
         return Result("text", str.__str__(value), False)
     if not isinstance(value, (dict, list, int, float, bool, type(None))):
-        from .._sdk_objects import jsonable  # an MCP SDK object, a pydantic result…
+        # lazy: SDK object support (16 ms) only for an object result
+        from .._sdk_objects import jsonable
 
         try:
             value = jsonable(value, format)

@@ -21,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._spec import CallEntry
 from .._spec.source import default_source
 from .._values.toolcall import ToolCall
+from .._wire.walk import build_call, classified
 from ..errors import RenderError
 from .results import Result, call_variables, classify, result_variables
 from .template import ABSENT, Scope, fill, placeholders
@@ -80,14 +82,12 @@ def _text(part: RenderPart, response: dict[str, Any] | None, reply: Reply) -> An
 
 def _items(spec: WireSpec, response: dict[str, Any], reply: Reply) -> Iterator[Any]:
     """The reply's top-level items in order; call items as their calls, or left out."""
-    from .._spec import CallEntry
-    from .._wire.interpreter import _call, _classified
 
     calls = iter(zip(reply.calls, reply.fates(), strict=True))
-    for index, key, item, _, entry in _classified(spec, response, False):
+    for index, key, item, _, entry in classified(spec, response, False):
         nested = key[2] is not None
         if type(entry) is CallEntry:
-            made = _call(entry, item, index)
+            made = build_call(entry, item, index)
             if type(made) is not ToolCall:
                 continue  # no usable name: no call to answer, so none to echo
             call, fate = next(calls, (None, "dropped"))
@@ -272,7 +272,7 @@ def mint_id(call: ToolCall, index: int) -> str:
     the first 9 hexadecimal digits of the SHA-256 of ``index``, the name and the arguments
     text, one per line. Deterministic (the same reply, the same ids) and alphanumeric, 9
     characters: what the strictest provider accepts (Mistral's ``^[a-zA-Z0-9]{9}$``)."""
-    import hashlib
+    import hashlib  # lazy: hashlib (3 ms) only for ids="mint"
 
     text = call_variables(call, "").get("arguments_text")
     seed = f"{index}\n{call.name}\n{text}".encode("utf-8", "surrogatepass")

@@ -26,7 +26,7 @@ def bare_literal_name(source: str) -> tuple[int, str] | None:
 
     ``source`` has already compiled, so the lexer accepts it.
     """
-    from jmespath.lexer import Lexer  # the parser's own lexer: its tokens are the truth
+    from jmespath.lexer import Lexer  # lazy: jmespath (13 ms) only when a spec file is checked
 
     tokens = list(Lexer().tokenize(source))
     for token, following in pairwise(tokens):  # the last is the lexer's eof

@@ -117,7 +117,7 @@ def read_document(path: str | Path) -> Document:
 
 @cache
 def _validator() -> Any:
-    import jsonschema
+    import jsonschema  # lazy: jsonschema (66 ms) only when a spec file is checked
 
     schema_path = bundled_specs_dir() / "schema" / "wire-spec.v1.schema.json"
     schema = json.loads(schema_path.read_text(encoding="utf-8"))

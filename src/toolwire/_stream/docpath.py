@@ -10,17 +10,17 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-__all__ = ["Path", "get", "parse", "put"]
+__all__ = ["STEP", "Path", "get", "parse", "put"]
 
 Path = tuple[str | int, ...]
 
-_STEP: Final = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([0-9]+)\]")
+STEP: Final = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([0-9]+)\]")
 
 
 def parse(text: str) -> Path:
     """The steps of a path (the meta-schema has checked its syntax)."""
     steps: list[str | int] = []
-    for match in _STEP.finditer(text):
+    for match in STEP.finditer(text):
         name, index = match.groups()
         steps.append(name if name is not None else int(index))
     return tuple(steps)

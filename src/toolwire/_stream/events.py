@@ -58,6 +58,7 @@ def event_json(event: Any, format: str | None, index: int) -> dict[str, Any]:
 
 def _sdk_event(event: Any, format: str | None, index: int) -> dict[str, Any]:
     """An SDK event object (or another model, dataclass or mapping) as its JSON object."""
+    # lazy: SDK object support (16 ms) only for an SDK event
     from .._sdk_objects import to_wire_json, type_name
 
     kind = type(event)
@@ -79,7 +80,7 @@ def _sdk_event(event: Any, format: str | None, index: int) -> dict[str, Any]:
 def normalised_event(spec: WireSpec, event: dict[str, Any], index: int) -> dict[str, Any]:
     """An event as the spec's wire JSON: renamed by its ``normalize`` aliases where its
     ``detect`` holds (an SDK's own keys), else as it is."""
-    from .._sdk_objects import normalised
+    from .._sdk_objects import normalised  # lazy: SDK object support (16 ms) only for an SDK dump
 
     try:
         return normalised(spec, event)

@@ -17,6 +17,7 @@ from .._values.json_values import copy_json
 from .._values.reply import Reply
 from .._values.toolcall import ToolCall
 from .._wire import interpreter
+from .._wire.content import assistant_text
 from ..errors import ToolwireError
 from .compiled import CompiledStream
 from .docpath import get, put
@@ -78,8 +79,6 @@ def facts(spec: WireSpec, engine: Engine) -> tuple[Any, ...]:
 
     Raises ``ValueError`` where an expression fails on the document.
     """
-    from .._wire.content import assistant_text
-
     engine.flush()
     doc = engine.document
     truncated = spec.truncated is not None and spec.truncated.evaluate(doc) is True

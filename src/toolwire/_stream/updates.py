@@ -12,9 +12,10 @@ from typing import Any
 
 from .._spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
 from .._speed.record import Record, setfield
+from .._values.reply import call_fate
 from .._values.server_call import ServerToolCall
 from .._values.toolcall import ToolCall
-from .._wire import interpreter
+from .._wire import walk
 
 __all__ = ["StreamUpdate", "classify"]
 
@@ -57,7 +58,6 @@ class StreamUpdate(Record):
         data: dict[str, Any] = {"kind": self.kind}
         if self.call is not None:
             # The fate is known at hand-out: a call handed out early is never dropped later.
-            from .._values.reply import call_fate
 
             data["call"] = {**self.call.to_dict(), "fate": call_fate(self.call, False, False)}
         if self.server_call is not None:
@@ -86,7 +86,7 @@ def classify(
     """
     item_type = spec.sources[source_index].type_of(item)
     shown = str(item_type) if isinstance(item_type, str) else None
-    entry = interpreter._match(spec, item, item_type)
+    entry = walk.match(spec, item, item_type)
     if entry is None:
         refuse = spec.unknown_items == "refuse" if strict is None else strict
         if refuse:
@@ -96,7 +96,7 @@ def classify(
     if type(entry) is RefuseEntry:
         return StreamUpdate("refused", item_type=shown, reason=entry.reason)
     if type(entry) is CallEntry:
-        call = interpreter._call(entry, item, index)
+        call = walk.build_call(entry, item, index)
         return StreamUpdate("call", call=call) if type(call) is ToolCall else None
     if type(entry) is ServerEntry:
         server_id = entry.id.evaluate(item)

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .._expression import Expression
-from .._spec import Document
+from .._spec.loader import read_document
+from .._spec.strict_yaml import Document
 from ..errors import SpecError
 from .markers import Template
 from .rules import check_rules
@@ -59,6 +60,4 @@ def _param_specs(data: dict[str, Any]) -> dict[str, ParamSpec]:
 
 def load_text_spec(path: str | Path) -> TextSpec:
     """Read, check and compile the text spec file at ``path``."""
-    from .._spec import read_document
-
     return compile_text_spec(read_document(path))

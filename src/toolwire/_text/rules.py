@@ -35,8 +35,8 @@ from typing import Any
 
 from .._expression import Expression, ExpressionError, compile_expression
 from .._expression.portable import compile_spec_expression
-from .._spec import Document, escape_pointer
 from .._spec.bare_names import bare_literal_message, bare_literal_name
+from .._spec.strict_yaml import Document, escape_pointer
 from ..errors import SpecProblem
 from .layout import expressions, markers, objects
 from .markers import Template, TemplateError, parse_template

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any, Final
 
 from .._paths import bundled_specs_dir
-from .._spec import Document, escape_pointer
+from .._spec.strict_yaml import Document, escape_pointer
 from ..errors import SpecProblem
 
 __all__ = ["SCHEMA_NAME", "schema_problems"]
@@ -28,7 +28,7 @@ _MAX_MESSAGE: Final = 300
 
 @cache
 def _validator() -> Any:
-    import jsonschema
+    import jsonschema  # lazy: jsonschema (66 ms) only when a text spec is checked
 
     schema = json.loads((bundled_specs_dir() / "schema" / SCHEMA_NAME).read_text("utf-8"))
     return jsonschema.Draft7Validator(schema)

@@ -183,7 +183,7 @@ class Tools:
         name first, so the model can pick one (specs/README.md §8.2)."""
         if not self._by_name:
             return ArgumentError("", "unknown_tool", "No tools were offered.")
-        import difflib
+        import difflib  # lazy: difflib (5 ms) only to name the tools near an unknown one
 
         close = difflib.get_close_matches(name, list(self._by_name), n=1)
         hint = f"Did you mean {close[0]!r}? " if close else ""

@@ -108,7 +108,7 @@ def _short(message: str) -> str:
 
 
 def _validator(fmt: str | None, name: str, index: int | None, schema: Any, dialect: str) -> Any:
-    import jsonschema
+    import jsonschema  # lazy: jsonschema (66 ms) only for a schema the fast check cannot take
 
     cls = validator_class(schema, dialect)
     key = _schema_key(cls, schema)

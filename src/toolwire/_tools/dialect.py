@@ -167,7 +167,7 @@ def _walk(node: Any, at: str, visit: Callable[[dict[str, Any], str], None]) -> N
 
 def validator_class(schema: Any, dialect: str | None) -> Any:
     """The jsonschema validator class for ``schema``: its own ``$schema``, else the dialect."""
-    import jsonschema
+    import jsonschema  # lazy: jsonschema (66 ms) only for a schema the fast check cannot take
 
     default: Any = (
         jsonschema.Draft7Validator if dialect == "draft7" else jsonschema.Draft202012Validator

@@ -16,7 +16,7 @@ from typing import Any
 from .._expression import Expression, NotJSONError, compile_expression
 from .._spec import WireSpec
 from .._speed.record import Record, setfield
-from ..errors import InvalidTools
+from ..errors import InvalidTools, MalformedResponse
 
 __all__ = ["Others", "RawTool", "Shape", "ToolPart", "tool_part"]
 
@@ -95,8 +95,8 @@ class ToolPart:
         """``tools`` as JSON: SDK objects (a google-genai ``types.Tool``, a
         ``GenerateContentConfig``, a mistralai ``Tool``…) dumped by alias, without nulls,
         bytes as base64 text (toolwire.interop.objects, §5)."""
+        # lazy: SDK object support (16 ms) only for an SDK request
         from .._sdk_objects import jsonable
-        from ..errors import MalformedResponse
 
         try:
             return jsonable(tools, self.format)

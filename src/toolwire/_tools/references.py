@@ -42,8 +42,9 @@ def _no_retrieval() -> Any:
     # which raises NoSuchResource for every URI (jsonschema adds a fetching one only when no
     # registry is given). The very object jsonschema combines with, so building a validator
     # with it costs nothing more than without.
+    # lazy: jsonschema's meta-schemas only when a validator is built
     from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
-    from referencing.exceptions import NoSuchResource
+    from referencing.exceptions import NoSuchResource  # lazy: as above
 
     try:
         REGISTRY.get_or_retrieve("https://toolwire.invalid/never-fetched.json")
@@ -112,8 +113,9 @@ def check_references(schema: Any, validator_cls: Any) -> None:
     if not any(ref in n.node for n in nodes.values() for ref in _REFERENCES):
         _cycles(nodes, {})
         return
+    # lazy: referencing, with jsonschema, only for a $ref
     from referencing.exceptions import Unresolvable
-    from referencing.jsonschema import specification_with
+    from referencing.jsonschema import specification_with  # lazy: as above
 
     dialect = validator_cls.META_SCHEMA.get("$schema", "")
     specification = specification_with(dialect)

@@ -5,7 +5,7 @@ Three things differ from a plain ``jsonschema.Draft202012Validator(schema)``:
 
 * the registry is :func:`~.references.no_retrieval`: a ``$ref`` outside the schema is
   never fetched (and :func:`~.references.check_references` refuses it at build);
-* ``pattern`` and ``patternProperties`` run on :mod:`toolwire.boundedre`, so a
+* ``pattern`` and ``patternProperties`` run on the bounded regex engine, so a
   developer's pattern on a model's text cannot hang a loop; a search that runs out of
   steps is its own error, keyword ``regex_budget``;
 * ``format`` is asserted for the formats of :mod:`.formats`.
@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .._boundedre import Unsupported
+from .._boundedre import compile as compile_bounded
 from ..errors import RegexBudgetExceeded
 from .dialect import SchemaProblem
 from .formats import FORMATS
@@ -31,13 +33,11 @@ _FORMAT_CHECKER: Any = None
 
 
 def _search(pattern: str, text: str) -> bool:
-    from .. import _boundedre as boundedre
-
-    return boundedre.compile(pattern).test(text)
+    return compile_bounded(pattern).test(text)
 
 
 def _budget_error(pattern: str, exc: RegexBudgetExceeded) -> Any:
-    from jsonschema import ValidationError
+    from jsonschema import ValidationError  # lazy: jsonschema (66 ms) only where a schema needs it
 
     return ValidationError(
         f"the value could not be checked against {pattern!r}: the pattern needed more than"
@@ -47,7 +47,7 @@ def _budget_error(pattern: str, exc: RegexBudgetExceeded) -> Any:
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
-    from jsonschema import ValidationError
+    from jsonschema import ValidationError  # lazy: as above
 
     if not validator.is_type(instance, "string"):
         return
@@ -81,7 +81,7 @@ def _pattern_properties(
 def _format_checker() -> Any:
     global _FORMAT_CHECKER
     if _FORMAT_CHECKER is None:
-        from jsonschema import FormatChecker
+        from jsonschema import FormatChecker  # lazy: as above
 
         checker = FormatChecker(formats=())
         for name, check in FORMATS.items():
@@ -95,7 +95,7 @@ def bounded_class(cls: Any) -> Any:
     """``cls`` (a jsonschema draft's validator) with bounded patterns."""
     found = _CLASSES.get(cls)
     if found is None:
-        from jsonschema import validators
+        from jsonschema import validators  # lazy: as above
 
         found = validators.extend(  # type: ignore[no-untyped-call]
             cls, {"pattern": _pattern, "patternProperties": _pattern_properties}
@@ -121,11 +121,10 @@ def check_patterns(schema: Any) -> None:
             found.extend((f"{pointer}/patternProperties", p) for p in node["patternProperties"])
         if not found:
             continue
-        from .. import _boundedre as boundedre
 
         for where, pattern in found:
             try:
-                boundedre.compile(pattern)
-            except (boundedre.Unsupported, ValueError) as exc:
+                compile_bounded(pattern)
+            except (Unsupported, ValueError) as exc:
                 raise SchemaProblem(where, f"the pattern {pattern!r} cannot be run with a"
                                     f" bound on its time: {exc}") from None

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from .._speed import TYPE_CHECKING, blank_of
 from .._speed.record import Record, setfield
 from .records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem
+from .reply_json import reply_from_dict, reply_to_dict
 from .server_call import ServerToolCall
 from .toolcall import ToolCall
 
@@ -219,16 +220,12 @@ class Reply(Record):
     def to_dict(self, *, raw: bool = False) -> dict[str, Any]:
         """JSON-ready data, as the CLI prints it (README "The Reply as JSON");
         ``raw=True`` adds each server call's provider item."""
-        from .reply_json import reply_to_dict
-
         return reply_to_dict(self, raw=raw)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Reply:
         """The inverse of :meth:`to_dict`: ``Reply.from_dict(r.to_dict()) == r``."""
-        from .reply_json import reply_from_dict
-
-        return reply_from_dict(data)
+        return reply_from_dict(cls, data)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The source (a compiled spec and the response) stays behind: a copied or
@@ -240,7 +237,8 @@ class Reply(Record):
         items as the provider needs them back (thinking, reasoning, thought signatures),
         each call written back from its :class:`ToolCall`, dropped calls removed. An object,
         or a list of items where the format's history is a list (Responses)."""
-        from .._render import assistant_message
+        # Through the spec the reply keeps: the one import of the values' layer upward.
+        from .._render import assistant_message  # lazy: a plain read never renders
 
         return assistant_message(self)
 
@@ -249,7 +247,7 @@ class Reply(Record):
         assistant turn: ``results`` keyed by call id or :class:`ToolCall`, each a str, a
         JSON value, MCP content blocks or an exception; rejected calls without one get
         their :meth:`error_result`. Append them all to the history."""
-        from .._render import answer
+        from .._render import answer  # lazy: a plain read never renders
 
         return answer(self, results)
 

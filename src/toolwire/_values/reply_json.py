@@ -85,10 +85,9 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     return value
 
 
-def reply_from_dict(data: Mapping[str, Any]) -> Reply:
-    """The inverse of :func:`reply_to_dict`; unknown keys and inconsistent fates refused."""
-    from .reply import Reply
-
+def reply_from_dict(cls: type[Reply], data: Mapping[str, Any]) -> Reply:
+    """The inverse of :func:`reply_to_dict` (a ``cls``, the class asked); unknown keys and
+    inconsistent fates refused."""
     if not isinstance(data, Mapping):
         raise TypeError(f"Reply.from_dict takes a mapping, not {type(data).__name__}")
     unknown = set(data) - _KEYS
@@ -117,7 +116,7 @@ def reply_from_dict(data: Mapping[str, Any]) -> Reply:
     count = data.get("choice_count")
     if type(choice) is not int or (count is not None and type(count) is not int):
         raise ValueError("Reply.from_dict: 'choice' and 'choice_count' must be integers")
-    reply = Reply(
+    reply = cls(
         data["format"],
         tuple(calls),
         tuple(ServerToolCall.from_dict(s) for s in _list(data, "server_calls")),

@@ -15,7 +15,7 @@ from .._expression import Expression
 from .._spec import WireSpec
 from ..errors import MalformedResponse, ProviderError
 from . import gate
-from .interpreter import _response, coerce_response
+from .walk import coerce_response, response_of
 
 __all__ = ["elsewhere", "error_of"]
 
@@ -63,7 +63,7 @@ def elsewhere(
         try:
             if sniff.evaluate(response) is not True:
                 continue
-            _response(spec_of(fmt), response)  # normalised as that format, then checked
+            response_of(spec_of(fmt), response)  # normalised as that format, then checked
         except ProviderError as found:  # an error body once normalised: that one
             return found
         except ValueError:  # a MalformedResponse too: that format does not fit either

@@ -37,7 +37,8 @@ from .._spec import CallEntry, Entry, RefuseEntry, WireSpec
 from .._values.arguments import decode_arguments_coded
 from .._values.json_values import JSON_WORDS, copy_json
 from .._values.toolcall import PLAIN, ToolCall, ToolCallBlank, rare_of
-from .interpreter import any_id_text
+from .fastpred import condition, engine_error
+from .walk import any_id_text
 
 if TYPE_CHECKING:
     from typing import Any
@@ -353,7 +354,6 @@ def _gate_code(w: _Writer, spec: WireSpec) -> None:
     """Decline a body the interpreter's first step refuses (:mod:`.gate`): the provider's
     error body, or one without the format's shape. The walk then raises the error. The
     predicates are written out as Python where their form allows (:mod:`.fastpred`)."""
-    from .fastpred import condition
 
     for predicate, refuses_when in ((spec.error, True), (spec.shape, False)):
         if predicate is None:
@@ -419,13 +419,6 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     return "\n".join(w.lines) + "\n", w.constants
 
 
-def _engine_error() -> int:
-    """Where the engine raises (``length`` of null, ``starts_with`` of a non-string), a
-    written-out condition raises too, which makes the generated code decline
-    (:mod:`.fastpred`)."""
-    raise ValueError("a function's argument is of the wrong type")
-
-
 def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
     """Compile the spec's extract function (see the module docstring)."""
     text, constants = source_code(spec, refuse_unknown)
@@ -445,7 +438,7 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_PLAIN": PLAIN,
         "_rare": rare_of,
         "_flat": JSON_WORDS.issuperset,  # numbers are checked by _copy (errors.NotJSONValue)
-        "_engine_error": _engine_error,
+        "_engine_error": engine_error,
         **constants,
     }
     exec(compile(text, f"<toolwire fast extract: {spec.format}>", "exec"), namespace)

@@ -25,10 +25,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .._expression import path_steps
+from .._expression import element_of, field_of, path_steps
 from .._spec import WireSpec
 
-__all__ = ["condition", "passing_check"]
+__all__ = ["condition", "engine_error", "passing_check"]
+
+
+def engine_error() -> int:
+    """Where the engine raises (``length`` of null, ``starts_with`` of a non-string), a
+    written-out condition raises too, which makes the generated code decline
+    (the generated extract, :mod:`.fastpath`, and the gate's check)."""
+    raise ValueError("a function's argument is of the wrong type")
+
 
 _TYPE_TESTS = {
     "string": "isinstance({v}, str)",
@@ -188,13 +196,10 @@ def passing_check(spec: WireSpec) -> Callable[[dict[str, Any]], bool]:
     through: its ``error`` and ``stream.event`` do not hold and its ``shape`` does. Each
     predicate is a condition where :func:`condition` writes one, else its closure; a
     false answer or an exception sends the caller to the full check, which raises."""
-    from .._expression import element_of, field_of
-    from .fastpath import _engine_error
-
     namespace: dict[str, Any] = {
         "__builtins__": {"isinstance": isinstance, "len": len, "list": list, "dict": dict,
                          "str": str, "int": int, "float": float, "bool": bool},
-        "_get": field_of, "_index": element_of, "_engine_error": _engine_error,
+        "_get": field_of, "_index": element_of, "_engine_error": engine_error,
     }
     parts: list[str] = []
     for name, expression, holds in (

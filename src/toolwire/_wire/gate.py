@@ -110,7 +110,7 @@ def _passes(spec: WireSpec, response: dict[str, object]) -> bool:
         if checked < CHECKS_BEFORE_COMPILING:
             fast["gate_checked"] = checked + 1
             return False
-        from .fastpred import passing_check
+        from .fastpred import passing_check  # lazy: compiled after CHECKS_BEFORE_COMPILING replies
 
         passes = fast["gate"] = passing_check(spec)
     try:

@@ -32,16 +32,16 @@ from .._values.server_call import ServerToolCall
 from .._values.toolcall import ToolCall
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
 from .content import assistant_text
-from .interpreter import (
-    _built,
-    _guarded,
-    _match,
-    _name,
-    _refusal,
-    _refuses_unknown,
-    _response,
-    _text,
-    _walk_located,
+from .walk import (
+    built,
+    call_name,
+    guarded,
+    match,
+    plain_text,
+    refusal,
+    refuses_unknown,
+    response_of,
+    walk_located,
 )
 
 if TYPE_CHECKING:
@@ -104,8 +104,8 @@ def _server_call(entry: ServerEntry, item: dict[str, Any], shown: str | None) ->
     return ServerToolCall(
         shown or "",
         server_id if type(server_id) is str else "",
-        _text(entry.name.evaluate(item)),
-        _text(entry.status.evaluate(item)),
+        plain_text(entry.name.evaluate(item)),
+        plain_text(entry.status.evaluate(item)),
         item,
         entry.input.evaluate(item) if entry.input is not None else None,
     )
@@ -136,9 +136,9 @@ def failed_calls(spec: WireSpec, response: dict[str, Any]) -> list[SkippedItem]:
 
 def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
     """Everything at once: calls, server-side calls, truncation and every loose end."""
-    whole = _response(spec, data)
+    whole = response_of(spec, data)
     response, count = choice_view(spec, whole, choice)
-    refuse_unknown = _refuses_unknown(spec, strict)
+    refuse_unknown = refuses_unknown(spec, strict)
     calls: list[ToolCall] = []
     call_records: list[CallRecord] = []
     server_calls: list[ServerToolCall] = []
@@ -149,12 +149,12 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
     errors: list[UnmappedCall] = []
     records: list[ItemRecord] = []
     try:
-        for index, key, where, item, item_type in _walk_located(spec, response):
-            entry = _match(spec, item, item_type)
+        for index, key, where, item, item_type in walk_located(spec, response):
+            entry = match(spec, item, item_type)
             # isinstance: an UnlistedKey is reported by its name (and never matched).
             shown = str(item_type) if isinstance(item_type, str) else None
             if entry is None or type(entry) is RefuseEntry:
-                error = _refusal(spec, index, key, item_type, entry, refuse_unknown)
+                error = refusal(spec, index, key, item_type, entry, refuse_unknown)
                 records.append(item_record(
                     index, where, shown, "unknown" if entry is None else "refuse",
                     None if entry is None else entry.index,
@@ -170,12 +170,12 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                 continue
             records.append(item_record(index, where, shown, entry.kind, entry.index))
             if type(entry) is CallEntry:
-                name = _name(entry, item)
+                name = call_name(entry, item)
                 if type(name) is not str:
                     skipped.append(SkippedItem(index, where, shown, name[1]))
                     continue
                 raw = entry.arguments.evaluate(item)
-                calls.append(_built(entry, item, name, raw, index))
+                calls.append(built(entry, item, name, raw, index))
                 call_records.append(call_record(index, where, shown, entry.index, raw is not None))
             elif type(entry) is ServerEntry:
                 server_calls.append(_server_call(entry, item, shown))
@@ -184,7 +184,7 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
             raise
     except ValueError as exc:
         if not errors:
-            raise _guarded(spec, exc) from None
+            raise guarded(spec, exc) from None
     try:
         truncated = spec.truncated is not None and spec.truncated.evaluate(response) is True
         finish = spec.finish_reason.evaluate(response) if spec.finish_reason else None
@@ -192,10 +192,10 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
             skipped.extend(failed_calls(spec, response))
     except ValueError as exc:
         if not errors:
-            raise _guarded(spec, exc) from None
+            raise guarded(spec, exc) from None
         truncated, finish = False, None
     reply = read_reply_value(
-        spec.format, tuple(calls), tuple(server_calls), truncated, _text(finish),
+        spec.format, tuple(calls), tuple(server_calls), truncated, plain_text(finish),
         tuple(unknown_types), tuple(skipped), tuple(records), tuple(unknown), tuple(refused),
         tuple(call_records), choice, count, assistant_text(spec, response),
         (spec, response),  # for assistant_message(): not its value

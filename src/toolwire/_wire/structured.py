@@ -18,13 +18,15 @@ answer.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._spec import WireSpec
+from .._speed import TYPE_CHECKING
 from .._values.toolcall import ToolCall
 from ..errors import MalformedResponse, NotDeclared
-from .interpreter import _guarded, _response
 from .reading import choice_view
+from .walk import guarded, response_of
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["structured_call"]
 
@@ -45,11 +47,11 @@ def structured_call(spec: WireSpec, data: Any, tool_name: str, choice: int = 0) 
         raise NotDeclared(
             spec.format, "structured_output", "its replies' text cannot be read as a call"
         )
-    response, _ = choice_view(spec, _response(spec, data), choice)
+    response, _ = choice_view(spec, response_of(spec, data), choice)
     try:
         text = _joined(spec.structured_output.evaluate(response))
     except ValueError as exc:
-        raise _guarded(spec, exc) from None
+        raise guarded(spec, exc) from None
     if text is None:
         raise MalformedResponse(
             spec.format,

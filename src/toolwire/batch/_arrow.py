@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ._rows import _dumps, compact_rows
+from ._rows import compact_rows, dumps
 from ._schema import COLUMNS
+from ._sink import rows_to_arrow
 
 __all__ = ["RowsFrom", "spark_ddl"]
 
@@ -107,17 +108,14 @@ class RowsFrom:
         return [n for n in names if n is not None]
 
     def _arrow(self, batch: Any) -> Any:
-        from ._sink import rows_to_arrow
-
         present = set(batch.schema.names)
         columns = {n: batch.column(n).to_pylist() for n in self._needed() if n in present}
         return rows_to_arrow(self.rows(columns, batch.num_rows))
 
     def _pandas(self, frame: Any) -> Any:
-        import pandas as pd
-        import pyarrow as pa
+        import pandas as pd  # lazy: pandas only for mapInPandas batches
+        import pyarrow as pa  # lazy: pyarrow only when batches arrive
 
-        from ._sink import rows_to_arrow
 
         na = pd.NA
         columns = {n: [None if v is na or _nan(v) else v for v in frame[n].tolist()]
@@ -129,7 +127,7 @@ class RowsFrom:
 
 def _json_or_as_is(text: str | bytes) -> Any:
     """A tool list logged as JSON text, decoded; other text handed on for read() to report."""
-    import json
+    import json  # lazy: json only for a column that is not text
 
     try:
         return json.loads(text)
@@ -143,7 +141,7 @@ def _error(record_id: str | None, code: str, message: str) -> dict[str, Any]:
 
 
 def _text(value: Any) -> str:
-    return value if isinstance(value, str) else _dumps(value)
+    return value if isinstance(value, str) else dumps(value)
 
 
 def _nan(value: Any) -> bool:

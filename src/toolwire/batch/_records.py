@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from .._speed.record import Record, setfield
-from ._rows import _dumps, compact_rows
+from ._rows import compact_rows, dumps
 
 __all__ = ["Chunk", "Done", "LineReader", "LongLine", "Tally", "process_chunk"]
 
@@ -69,7 +69,7 @@ class LineReader(Record):
         if self.id_field:  # first: a line with no reply still has its id
             found = _pick(obj, self.id_field, optional=True)
             if found is not None:
-                record_id = found if isinstance(found, str) else _dumps(found)
+                record_id = found if isinstance(found, str) else dumps(found)
         try:
             body = _pick(obj, self.field) if self.field else obj
             fmt = _pick(obj, self.format_field, optional=True) if self.format_field else None
@@ -218,13 +218,13 @@ def process_chunk(chunk: Chunk, reader: LineReader, as_text: bool) -> Done:
             try:
                 found = reader.rows(line, f"{source}:{number}")
                 if as_text:
-                    texts = list(map(_dumps, found))
+                    texts = list(map(dumps, found))
             except Exception as exc:
                 found = _bad(f"{source}:{number}", f"{type(exc).__name__}: {exc}",
                              "internal_error")
         tally.count(found)
         if as_text:
-            out.extend(texts if texts is not None else map(_dumps, found))
+            out.extend(texts if texts is not None else map(dumps, found))
         else:
             out.extend(found)
     tally.records = len(chunk.lines) - tally.blank

@@ -47,7 +47,7 @@ def _encoder() -> Any:
     return dumps if dumps({"a": [1, "é"]}) == plain.encode({"a": [1, "é"]}) else plain.encode
 
 
-_dumps = _encoder()
+dumps = _encoder()
 
 
 def rows(
@@ -133,7 +133,7 @@ def reply_rows(
     for index, call in enumerate(calls):
         row: dict[str, Any] = {
             "record_id": record_id, "kind": "call", "format": fmt, "index": index,
-            "name": call.name, "call_id": call.id, "arguments": _dumps(call._arguments),
+            "name": call.name, "call_id": call.id, "arguments": dumps(call._arguments),
             "arguments_undecodable": call.arguments_undecodable, "fate": fates[index],
             "synthetic": call.synthetic, "incomplete": call.incomplete,
         }
@@ -147,7 +147,7 @@ def reply_rows(
             row["item_index"] = call.item_index
         raw = call._raw_arguments
         if raw is not None:
-            row["raw_arguments"] = raw if type(raw) is str else _dumps(raw)
+            row["raw_arguments"] = raw if type(raw) is str else dumps(raw)
         if call.arguments_error is not None:
             row["arguments_error"] = call.arguments_error
         if call.arguments_error_code is not None:
@@ -156,9 +156,9 @@ def reply_rows(
             row["unknown_tool"] = call.unknown_tool
             row["arguments_invalid"] = call.arguments_invalid
         if call.arguments_errors:
-            row["arguments_errors"] = _dumps([e.to_dict() for e in call.arguments_errors])
+            row["arguments_errors"] = dumps([e.to_dict() for e in call.arguments_errors])
         if call._provider_data:
-            row["provider_data"] = _dumps(call._provider_data)
+            row["provider_data"] = dumps(call._provider_data)
         out.append(row)
     paired = len(server_items) == len(reply.server_calls)
     for index, server in enumerate(reply.server_calls):

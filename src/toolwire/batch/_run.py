@@ -19,6 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
+from .._registry.registry import Registry
 from .._speed.record import Record, setfield
 from ._records import Chunk, Done, LineReader, Tally, process_chunk
 from ._sink import Sink
@@ -80,13 +81,12 @@ _WORKER: tuple[LineReader, bool] | None = None
 
 
 def _init_worker(reader: LineReader, as_text: bool) -> None:
-    import signal
+    import signal  # lazy: in the worker process only
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the run (module doc)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, if it had one
     global _WORKER
     _WORKER = (reader, as_text)
-    from .._registry.registry import Registry
 
     Registry.default()  # built once per worker, before the first chunk
 
@@ -150,9 +150,9 @@ def _run_pool(
     work: Iterator[Chunk], jobs: int, reader: LineReader, as_text: bool,
     take: Callable[[Done], None],
 ) -> None:
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    import multiprocessing  # lazy: multiprocessing (11 ms) only for -j 2 and more
+    from concurrent.futures import Future, ProcessPoolExecutor  # lazy: as above
+    from concurrent.futures.process import BrokenProcessPool  # lazy: as above
 
     pending: deque[tuple[Chunk, Future[Done]]] = deque()
 

@@ -141,7 +141,7 @@ class JsonLinesSink(Sink):
 
 def arrow_schema() -> Any:
     """The rows' schema as a ``pyarrow.Schema`` (JSON columns are strings)."""
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: pyarrow (an optional extra) only for Parquet
 
     types = {"string": pa.string(), "json": pa.string(), "int": pa.int64(), "bool": pa.bool_()}
     return pa.schema([pa.field(c.name, types[c.type], nullable=True) for c in COLUMNS])
@@ -149,7 +149,7 @@ def arrow_schema() -> Any:
 
 def rows_to_arrow(rows: list[dict[str, Any]]) -> Any:
     """Compact rows as a ``pyarrow.RecordBatch`` of the schema (absent columns null)."""
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: as above
 
     return pa.RecordBatch.from_pylist(rows, schema=arrow_schema())
 
@@ -158,7 +158,7 @@ class ParquetSink(Sink):
     text = False
 
     def __init__(self, target: Target) -> None:
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # lazy: as above
 
         self.target = target
         self._schema = arrow_schema()
@@ -172,7 +172,7 @@ class ParquetSink(Sink):
 
     def _flush(self) -> None:
         if self._pending:
-            import pyarrow as pa
+            import pyarrow as pa  # lazy: as above
 
             self._writer.write_table(pa.Table.from_pylist(self._pending, schema=self._schema))
             self._pending = []
@@ -229,7 +229,7 @@ def open_sink(path: str) -> Sink:
         return JsonLinesSink(path)
     if path.lower().endswith(".parquet"):
         try:
-            import pyarrow.parquet  # noqa: F401
+            import pyarrow.parquet  # lazy: as above, checked before any input is read  # noqa: F401
         except ImportError:
             raise ImportError(
                 f"{path}: writing Parquet needs pyarrow: pip install 'toolwire[parquet]'"

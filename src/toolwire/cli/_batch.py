@@ -15,9 +15,14 @@ line and exits non-zero (130 for SIGINT, 143 for SIGTERM, 1 otherwise).
 
 from __future__ import annotations
 
+import argparse
+import os
+import signal
 import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
+
+from .._registry.registry import Registry
 
 if TYPE_CHECKING:
     import argparse
@@ -66,8 +71,6 @@ def add_parser(commands: Any) -> None:
 
 def _size(text: str) -> int:
     """A byte count as typed: ``1048576``, ``512K``, ``32M``, ``1G``."""
-    import argparse
-
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
     scale = units.get(text[-1:].upper(), 1)
     digits = text[:-1] if scale != 1 else text
@@ -94,7 +97,6 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int
         print(f"toolwire: usage: {exc}", file=err)
         return 2
     except BrokenPipeError:  # --out - into `head`: stop, quietly flushing nothing more
-        import os
 
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -103,9 +105,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # lazy: the batch engine only when batch runs (the parser imports this module)
     from ..batch import MAX_JOBS_PER_CORE, LineReader, cpu_count, max_jobs, run_batch
-    from ..batch._sink import TargetError, check_target, open_sink
-    from ..batch._source import MAX_LINE_BYTES, open_inputs
+    from ..batch._sink import TargetError, check_target, open_sink  # lazy: as above
+    from ..batch._source import MAX_LINE_BYTES, open_inputs  # lazy: as above
 
     jobs = args.jobs if args.jobs > 0 else cpu_count()
     if args.jobs < 0:
@@ -122,8 +125,6 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except TargetError as exc:
         raise UsageError(f"--out {exc}") from None
     if args.format is not None:
-        from .._registry.registry import Registry
-
         known = Registry.default().formats()
         if args.format not in known:
             raise UsageError(f"--format {args.format}: unknown; known: {', '.join(known)}")
@@ -189,9 +190,7 @@ def _left(left: str | None, out: str) -> str:
 
 def _stopped(exc: BaseException, left: str | None, out: str, err: TextIO) -> int | None:
     """The one line and exit code of a run that stopped early; None: not ours to tell."""
-    import signal
-
-    from ..batch import UnreadableInput, WorkerDied
+    from ..batch import UnreadableInput, WorkerDied  # lazy: as above
 
     where = _left(left, out)
     if isinstance(exc, KeyboardInterrupt):
@@ -212,8 +211,6 @@ class _SigtermStops:
     run ends as on Ctrl-C (its output left as ``.partial``) instead of dying mid-write."""
 
     def __enter__(self) -> None:
-        import signal
-
         def stop(signum: int, _frame: Any) -> None:
             raise _Stopped(signum)
 
@@ -225,8 +222,6 @@ class _SigtermStops:
         self._taken = True
 
     def __exit__(self, *_exc: object) -> None:
-        import signal
-
         if self._taken:
             signal.signal(signal.SIGTERM, self._old if self._old is not None else signal.SIG_DFL)
 

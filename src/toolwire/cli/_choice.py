@@ -8,8 +8,11 @@ hold, is a usage error (exit 2) saying what the format or the reply has.
 
 from __future__ import annotations
 
+import argparse
 from typing import TYPE_CHECKING
 
+from .._wire.reading import choice_view
+from ..errors import MalformedResponse
 from ._common import UsageError
 
 if TYPE_CHECKING:
@@ -25,8 +28,6 @@ _NOT_WITH = (("text", "--text"), ("jsonl", "--jsonl"), ("text_in_content", "--te
 
 
 def _index(text: str) -> int:
-    import argparse
-
     try:
         value = int(text)
     except ValueError:
@@ -51,8 +52,6 @@ def refuse_with(args: argparse.Namespace) -> None:
 
 def checked_choice(registry: Registry, fmt: str | None, data: Any, choice: int) -> int:
     """``choice``, once the reply's format declares alternatives and this reply holds it."""
-    from .._wire.reading import choice_view
-    from ..errors import MalformedResponse
 
     name = fmt if fmt is not None else registry.sniff_format(data)
     if name is None or not isinstance(data, dict):

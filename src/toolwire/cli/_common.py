@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 import sys
 
+from .._paths import bundled_specs_path
 from .._speed import TYPE_CHECKING
 from .._speed.cjson import dumps
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any, TextIO
 
 __all__ = [
@@ -37,8 +39,6 @@ class InputError(Exception):
 
 # os.path, not pathlib, on the path of `extract`: see toolwire.paths for why.
 def _examples_dir() -> str:
-    from .._paths import bundled_specs_path
-
     return os.path.join(bundled_specs_path(), "examples")
 
 
@@ -55,13 +55,24 @@ def example_path(name: str) -> str:
     path = os.path.join(_examples_dir(), f"{name}.json")
     if os.path.isfile(path):
         return path
-    from ._names import suggestion
-
     names = example_names()
     raise UsageError(
         f"--example {name}: no such bundled reply{suggestion(name, names)}"
         f" (examples: {', '.join(names)})"
     )
+
+
+def suggestion(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the known name closest to ``name``, else ``""``."""
+    known = list(known)
+    folded = {k.casefold(): k for k in known}
+    if name.casefold() in folded:
+        return f"; did you mean {folded[name.casefold()]!r}?"
+
+    import difflib  # lazy: difflib (5 ms) only for a name not found
+
+    close = difflib.get_close_matches(name.casefold(), sorted(folded), n=1, cutoff=0.75)
+    return f"; did you mean {folded[close[0]]!r}?" if close else ""
 
 
 def read_text(source: str | None) -> str:

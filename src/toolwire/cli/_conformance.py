@@ -24,7 +24,7 @@ _STATUSES = ("passed", "failed", "skipped", "not_implemented")
 
 def add_parser(commands: Any) -> None:
     """The ``conformance`` command."""
-    from ..conformance import KINDS
+    from ..conformance import KINDS  # lazy: the harness only when the parser is built or it runs
 
     parser = commands.add_parser(
         "conformance", help="run the conformance suite through an implementation",
@@ -53,6 +53,7 @@ def add_parser(commands: Any) -> None:
 def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
     """The function answering a request, and what to close at the end."""
     if args.implementation is None:
+        # lazy: toolwire as the implementation only without --program
         from ..conformance._reference import answer
 
         def ask(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -60,7 +61,7 @@ def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
 
         program = None
     else:
-        from ..conformance._program import Program
+        from ..conformance._program import Program  # lazy: the external program only with --program
 
         try:
             program = Program(args.implementation, timeout=args.timeout)
@@ -111,6 +112,7 @@ def _print(summary: dict[str, Any], results: list[Any], verbose: bool, out: Text
 
 def run(args: Any, out: TextIO) -> int:
     """Run the suite through the implementation; print the results."""
+    # lazy: the harness only when the command runs
     from ..conformance import KINDS, load_cases, run_suite
 
     root = None

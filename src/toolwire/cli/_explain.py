@@ -8,7 +8,15 @@ bundled ones plus ``TOOLWIRE_SPEC_PATH``.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
+
+from .._registry.explain import explain
+from ._choice import add_options as add_choice
+from ._choice import checked_choice
+from ._common import emit, read_text
+from ._names import wire_format
+from ._replies import parse_reply
 
 if TYPE_CHECKING:
     import argparse
@@ -21,8 +29,6 @@ __all__ = ["add_parser", "render", "run"]
 
 def add_parser(commands: Any) -> None:
     """The ``explain`` command."""
-    from ._choice import add_options as add_choice
-
     parser = commands.add_parser(
         "explain", help="trace how a reply is read: entries matched, selectors' values",
         description="Show, item by item, which spec entry matched a reply's items (or why"
@@ -37,8 +43,6 @@ def add_parser(commands: Any) -> None:
 
 
 def _shown(value: Any) -> str:
-    import json
-
     text = json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= 120 else f"{text[:117]}..."
 
@@ -101,10 +105,6 @@ def render(trace: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Explain how ``args.file`` reads as ``args.format``."""
-    from .._registry.explain import explain
-    from ._common import emit, read_text
-    from ._names import wire_format
-    from ._replies import parse_reply
 
     fmt = wire_format(registry, args.format)
     origin = "standard input" if args.file in (None, "-") else str(args.file)
@@ -112,8 +112,6 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     strict = True if args.strict else (False if args.lenient else None)
     choice = 0
     if args.choice is not None:
-        from ._choice import checked_choice
-
         choice = checked_choice(registry, fmt, data, args.choice)
     trace = explain(registry, fmt, data, strict=strict, choice=choice)
     if args.json:

@@ -7,8 +7,10 @@ with ``--text``, ``--param`` without it. Names are checked before any input is r
 
 from __future__ import annotations
 
+import sys
+
 from .._speed import TYPE_CHECKING
-from ..errors import MalformedResponse, ToolwireError
+from ..errors import MalformedResponse, ToolwireError, UnknownFormat
 from ._common import UsageError, emit, emit_line, example_path, read_text
 from ._replies import parse_reply, reply_lines
 
@@ -47,7 +49,7 @@ def _refuse_together(args: argparse.Namespace, first: str, others: tuple[str, ..
 
 
 def _run_text(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
-    from ._names import text_format
+    from ._names import text_format  # lazy: the name checks only with --text (they load typing)
 
     _refuse_together(args, "--text", ("--format", "--example", "--strict", "--lenient",
                                       "--jsonl", "--text-in-content", "--tools"))
@@ -67,7 +69,7 @@ def _checked(args: argparse.Namespace, registry: Registry) -> Any:
     """A function checking a reply against ``--tools`` (the reply itself without it)."""
     if getattr(args, "tools", None) is None:
         return lambda reply: reply
-    from ._tools import from_args
+    from ._tools import from_args  # lazy: --tools's module only with --tools
 
     option = from_args(args, registry)
     assert option is not None
@@ -76,8 +78,6 @@ def _checked(args: argparse.Namespace, registry: Registry) -> Any:
 
 def _jsonl(args: argparse.Namespace, registry: Registry, out: TextIO, fmt: str | None,
            strict: bool | None) -> int:
-    import sys
-
     checked = _checked(args, registry)
     origin = _origin(args)
     failed = 0
@@ -99,17 +99,18 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
     """Print the reply (``--jsonl``: each line's) as JSON; the text format's calls with --text."""
     choice = getattr(args, "choice", None)
     if choice is not None:
-        from ._choice import refuse_with
+        from ._choice import refuse_with  # lazy: --choice's module only with --choice
 
         refuse_with(args)
     if getattr(args, "response_template", None) is not None:
+        # lazy: --response-template's module only with it
         from ._response_template import with_template
 
         registry = with_template(args, registry)
     if getattr(args, "stream", False) or getattr(args, "follow", False):
-        from . import _stream as stream
+        from ._stream import run as run_stream  # lazy: --stream's module only with --stream
 
-        return stream.run(args, registry, out)
+        return run_stream(args, registry, out)
     if getattr(args, "allow_incomplete", False):
         raise UsageError("--allow-incomplete goes with --stream (a stream cut short)")
     if args.text is not None:
@@ -123,6 +124,7 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
         raise UsageError("--jsonl does not go with --example (an example is one reply)")
     fmt = args.format
     if fmt is not None:  # imported only then: a plain extract sniffs or names an example
+        # lazy: the name checks only with --format (they load typing)
         from ._names import wire_format
 
         fmt = wire_format(registry, fmt)
@@ -140,14 +142,15 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
     else:
         data = parse_reply(read_text(args.file), _origin(args))
     if in_content:
-        from . import _text_in_content as text_in_content
-        from ._names import text_format
+        # lazy: --text-in-content's module only with it
+        from ._names import text_format  # lazy: the name checks, as above
+        from ._text_in_content import read_with_text
 
         text_format(registry, args.text_in_content, "--text-in-content")
-        reply = text_in_content.read_with_text(args, registry, fmt, data, strict,
+        reply = read_with_text(args, registry, fmt, data, strict,
                                                _params(args.param))
     elif choice is not None:
-        from ._choice import checked_choice
+        from ._choice import checked_choice  # lazy: --choice's module only with --choice
 
         chosen = checked_choice(registry, fmt, data, choice)
         reply = registry.read(fmt, data, strict=strict, choice=chosen)
@@ -159,9 +162,6 @@ def run_extract(args: argparse.Namespace, registry: Registry, out: TextIO) -> in
 
 def run_sniff(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Print the format name each reply looks like; exit 1 where none fits."""
-    import sys
-
-    from ..errors import UnknownFormat
 
     origin = _origin(args)
     if not getattr(args, "jsonl", False):

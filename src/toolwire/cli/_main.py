@@ -10,18 +10,19 @@ that goes away (``| head``) ends any command quietly with 1.
 
 from __future__ import annotations
 
+import os
 import sys
 
+from .._registry.registry import Registry
 from .._speed import TYPE_CHECKING
 from ..errors import SpecError, ToolwireError
 from ._common import InputError, UsageError
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from typing import Any, TextIO
 
-    from .._registry.registry import Registry
 
 __all__ = ["main"]
 
@@ -29,7 +30,7 @@ __all__ = ["main"]
 def _parser() -> argparse.ArgumentParser:
     """The argparse parser of every command (:mod:`.parser`, loaded only for a command
     line that :func:`_plain_extract` does not read)."""
-    from ._parser import build_parser
+    from ._parser import build_parser  # lazy: argparse only for what _plain_extract leaves
 
     return build_parser()
 
@@ -84,51 +85,44 @@ class _Namespace:
         self.__dict__.update(fields)
 
 
-def _command(args: argparse.Namespace) -> Callable[[argparse.Namespace, Registry, TextIO], int]:
-    """The function running ``args``' command, imported on demand."""
-    if args.command == "extract":
-        from ._extract import run_extract
-
-        return run_extract
-    if args.command == "sniff":
-        from ._extract import run_sniff
-
-        return run_sniff
-    if args.command == "explain":
-        from ._explain import run
-
-        return run
-    from . import _specs as specs
-
-    if args.specs_command == "export":
-        from ._specs_export import run_export
-
-        return run_export
-    return {"new": specs.run_new, "table": specs.run_table, "list": specs.run_list,
-            "schema": specs.run_schema}[
-        args.specs_command]
-
-
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    if args.command == "specs" and args.specs_command == "check":
-        from ._specs_check import run_check
+    """Run ``args``' command. Each command's module is imported here, when its command
+    runs: a cold ``toolwire extract`` loads no other command's code."""
+    command = args.command if args.command != "specs" else f"specs {args.specs_command}"
+    if command in ("extract", "sniff"):
+        from ._extract import run_extract, run_sniff  # lazy: each command loads only its own
+
+        run = run_extract if command == "extract" else run_sniff
+        return run(args, Registry.default(), out)
+    if command == "explain":
+        from ._explain import run as run_explain  # lazy: as above
+
+        return run_explain(args, Registry.default(), out)
+    if command == "specs check":
+        from ._specs_check import run_check  # lazy: as above
 
         return run_check(args, out)
-    if args.command == "specs" and args.specs_command == "test":
-        from ._specs_test import run_test
+    if command == "specs test":
+        from ._specs_test import run_test  # lazy: as above
 
         return run_test(args, out)
-    if args.command == "batch":
-        from ._batch import run as run_batch
+    if command == "specs export":
+        from ._specs_export import run_export  # lazy: as above
+
+        return run_export(args, Registry.default(), out)
+    if command.startswith("specs "):
+        from ._specs import run_list, run_new, run_schema, run_table  # lazy: as above
+
+        run = {"new": run_new, "table": run_table, "list": run_list,
+               "schema": run_schema}[args.specs_command]
+        return run(args, Registry.default(), out)
+    if command == "batch":
+        from ._batch import run as run_batch  # lazy: as above
 
         return run_batch(args, out)
-    if args.command == "conformance":
-        from ._conformance import run as run_conformance
+    from ._conformance import run as run_conformance  # lazy: as above
 
-        return run_conformance(args, out)
-    from .._registry.registry import Registry
-
-    return _command(args)(args, Registry.default(), out)
+    return run_conformance(args, out)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -171,8 +165,6 @@ def _reader_gone() -> None:
     """The reader of standard output went away (``toolwire specs list | head -2``): stop
     quietly, as command-line tools do, pointing stdout at the null device so that the
     interpreter's last flush finds nothing to complain about."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -10,26 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._common import UsageError
+from ._common import UsageError, suggestion
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from .._registry.registry import Registry
 
-__all__ = ["suggestion", "text_format", "wire_format"]
-
-
-def suggestion(name: str, known: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the known name closest to ``name``, else ``""``."""
-    known = list(known)
-    folded = {k.casefold(): k for k in known}
-    if name.casefold() in folded:
-        return f"; did you mean {folded[name.casefold()]!r}?"
-    import difflib
-
-    close = difflib.get_close_matches(name.casefold(), sorted(folded), n=1, cutoff=0.75)
-    return f"; did you mean {folded[close[0]]!r}?" if close else ""
+__all__ = ["text_format", "wire_format"]
 
 
 def _other_kind(name: str, other: Iterable[str]) -> str | None:

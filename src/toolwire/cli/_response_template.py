@@ -13,7 +13,11 @@ command line that does not fit is a usage error (exit 2, one line).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .._registry.registry import Registry
+from ._common import UsageError
 
 if TYPE_CHECKING:
     import argparse
@@ -35,10 +39,6 @@ def add_options(extract: argparse.ArgumentParser) -> None:
 def with_template(args: argparse.Namespace, registry: Registry) -> Registry:
     """``registry`` with the template of ``--response-template`` as a text format, and
     ``args`` set to read with it; a :class:`UsageError` for options that do not fit."""
-    from pathlib import Path
-
-    from .._registry.registry import Registry
-    from ._common import UsageError
 
     source = Path(args.response_template)
     name = (source.resolve().name if source.is_dir() else source.stem) or "response_template"

@@ -6,9 +6,16 @@ audit table, the meta-schemas.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._paths import bundled_specs_dir
+from .._registry.registry import Registry
+from .._spec.skeleton import FORMAT_PATTERN, ensure_schema_copy, render_skeleton
+from ._audit import formats_markdown
 from ._common import InputError, UsageError, emit
+from ._names import wire_format
 
 if TYPE_CHECKING:
     import argparse
@@ -21,11 +28,7 @@ __all__ = ["SCHEMAS", "run_list", "run_new", "run_schema", "run_table"]
 
 def run_new(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Write ``NAME.yaml``, a commented skeleton, into ``--out``; print its path."""
-    import re
-    from pathlib import Path
 
-    from .._spec import FORMAT_PATTERN, render_skeleton
-    from ._names import wire_format
 
     if not re.match(FORMAT_PATTERN, args.name) or len(args.name) > 64:
         raise UsageError(f"a format name matches {FORMAT_PATTERN}, not {args.name!r}")
@@ -37,7 +40,6 @@ def run_new(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     path = folder / f"{args.name}.yaml"
     if path.exists() and not args.force:
         raise InputError(f"{path} exists; pass --force to overwrite it")
-    from .._spec.skeleton import ensure_schema_copy
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -62,9 +64,6 @@ SCHEMAS = {
 
 def run_schema(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Print one meta-schema (``wire`` by default), or write them all into ``--out``."""
-    from pathlib import Path
-
-    from .._paths import bundled_specs_dir
 
     folder = Path(bundled_specs_dir()) / "schema"
     if args.out is None:
@@ -83,8 +82,6 @@ def run_schema(args: argparse.Namespace, registry: Registry, out: TextIO) -> int
 
 def run_table(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Every wire format as a Markdown table (``docs/formats.md``)."""
-    from .._registry.registry import Registry
-    from ._audit import formats_markdown
 
     out.write(formats_markdown(Registry.bundled() if args.bundled else registry))
     return 0
@@ -92,8 +89,6 @@ def run_table(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
 
 def run_list(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """The formats with their kind, title, entry counts and origin."""
-    from .._paths import bundled_specs_dir
-
     rows: list[tuple[str, ...]] = [
         ("format", "kind", "title", "calls", "server", "ignore", "refuse", "origin")
     ]

@@ -13,7 +13,18 @@ such a tie is decided by priority or name alone, silently.
 
 from __future__ import annotations
 
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .._paths import bundled_specs_dir
+from .._registry.registry import Registry, spec_files
+from .._spec.loader import read_document
+from .._spec.skeleton import todo_problems
+from .._spec.sniff_overlap import Response, case_responses, overlaps
+from ..errors import SpecError, SpecProblem
 
 if TYPE_CHECKING:
     import argparse
@@ -27,8 +38,6 @@ __all__ = ["run_check"]
 
 
 def _files(paths: list[Path]) -> tuple[list[Path], list[SpecProblem]]:
-    from .._registry.registry import _spec_files
-    from ..errors import SpecProblem
 
     files: list[Path] = []
     problems: list[SpecProblem] = []
@@ -37,7 +46,7 @@ def _files(paths: list[Path]) -> tuple[list[Path], list[SpecProblem]]:
             problems.append(SpecProblem(str(path), 0, 0, "", "no such file or folder",
                                         "unreadable"))
             continue
-        found = _spec_files(path)
+        found = spec_files(path)
         if not found:
             problems.append(SpecProblem(str(path), 0, 0, "", "no spec files (*.yaml, *.yml) here",
                                         "unreadable"))
@@ -46,8 +55,6 @@ def _files(paths: list[Path]) -> tuple[list[Path], list[SpecProblem]]:
 
 
 def _todo_problems(files: list[Path]) -> list[SpecProblem]:
-    from .._spec import read_document
-    from .._spec.skeleton import todo_problems
 
     return [p for f in files for p in todo_problems(read_document(f))]
 
@@ -56,13 +63,7 @@ def _overlap_problems(
     registry: Registry, files: list[Path], paths: list[Path]
 ) -> list[SpecProblem]:
     """A user's format whose sniff holds with another's on a known reply, at its ``sniff``."""
-    import json
-    from dataclasses import replace
-    from pathlib import Path
 
-    from .._paths import bundled_specs_dir
-    from .._spec import read_document
-    from .._spec.sniff_overlap import Response, case_responses, overlaps
 
     mine = {str(f.resolve()): f for f in files}
     user = {name: mine[str(Path(spec.path).resolve())] for name, spec in registry.specs().items()
@@ -91,8 +92,6 @@ def _overlap_problems(
 
 
 def _report(problems: list[SpecProblem]) -> int:
-    import sys
-
     for problem in problems:
         print(problem, file=sys.stderr)
     print(f"toolwire: {len(problems)} problem(s)", file=sys.stderr)
@@ -101,11 +100,6 @@ def _report(problems: list[SpecProblem]) -> int:
 
 def run_check(args: argparse.Namespace, out: TextIO) -> int:
     """Validate the given files and folders (default: the bundled specs)."""
-    from pathlib import Path
-
-    from .._paths import bundled_specs_dir
-    from .._registry.registry import Registry
-    from ..errors import SpecError
 
     user = bool(args.paths)
     paths = [Path(p) for p in args.paths] or [bundled_specs_dir()]

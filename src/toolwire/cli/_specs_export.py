@@ -9,9 +9,15 @@ entry. Its shape is specified in specs/README.md §4.1.
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._paths import bundled_specs_dir
+from .._values.json_values import copy_json
 from ._common import InputError
+from ._specs import SCHEMAS
 
 if TYPE_CHECKING:
     import argparse
@@ -35,8 +41,6 @@ def _standalone(data: dict[str, Any]) -> dict[str, Any]:
 
 def export_document(registry: Registry) -> dict[str, Any]:
     """The export's JSON: ``{export_version, spec_version, wire: {...}, text: {...}}``."""
-    from .._values.json_values import copy_json
-
     wire = {name: _standalone(copy_json(spec.data)) for name, spec in registry.specs().items()}
     text = {name: copy_json(spec._data) for name, spec in registry.text_specs().items()}
     return {"export_version": EXPORT_VERSION, "spec_version": 1, "wire": wire, "text": text}
@@ -49,11 +53,7 @@ def run_export(args: argparse.Namespace, registry: Registry, out: TextIO) -> int
     ``DIR/schema`` is a link leading out of ``DIR``. Each file is written under a temporary
     name and renamed onto its own: a link in its place is replaced, never written through.
     """
-    import json
-    from pathlib import Path
 
-    from .._paths import bundled_specs_dir
-    from ._specs import SCHEMAS
 
     target = Path(args.dir)
     schemas = Path(bundled_specs_dir()) / "schema"
@@ -91,8 +91,6 @@ def _inside(path: Path, folder: Path) -> bool:
 
 def _replace(path: Path, data: bytes) -> None:
     """``data`` as the file ``path``: written beside it, then renamed onto it."""
-    import os
-
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(temporary, "xb") as handle:

@@ -11,9 +11,15 @@ command line or a case file is wrong (no folder, no cases, a case off the case s
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._common import UsageError
+from .._paths import bundled_specs_dir
+from .._registry.registry import Registry
+from ..conformance._wire_cases import run_wire_test
+from ._common import UsageError, emit
+from ._specs import SCHEMAS
 
 if TYPE_CHECKING:
     import argparse
@@ -41,11 +47,8 @@ def case_files(folder: Path) -> list[Path]:
 def load_case(path: Path, root: Path) -> dict[str, Any]:
     """A case file, read and held to the case schema's wire kind; UsageError naming the file
     and the field otherwise."""
-    import json
+    import jsonschema  # lazy: jsonschema (66 ms) only when cases are checked
 
-    import jsonschema
-
-    from ._specs import SCHEMAS
 
     name = path.relative_to(root).as_posix()
     try:
@@ -56,7 +59,6 @@ def load_case(path: Path, root: Path) -> dict[str, Any]:
         raise UsageError(f"{name}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
     except RecursionError:
         raise UsageError(f"{name}: not JSON this reader can take: nested too deep") from None
-    from .._paths import bundled_specs_dir
 
     schema = json.loads((bundled_specs_dir() / "schema" / SCHEMAS["case"]).read_text("utf-8"))
     kind = "stream" if isinstance(data, dict) and data.get("kind") == "stream" else "wire"
@@ -105,8 +107,6 @@ def _missing(first: Any, errors: list[Any]) -> str | None:
 
 
 def _results(folder: Path) -> list[dict[str, Any]]:
-    from .._registry.registry import Registry
-    from ..conformance._wire_cases import run_wire_test
 
     files = case_files(folder)
     if not files:
@@ -131,9 +131,6 @@ def _results(folder: Path) -> list[dict[str, Any]]:
 
 def run_test(args: argparse.Namespace, out: TextIO) -> int:
     """Run every case under ``args.dir``; print each test's verdict and a summary."""
-    from pathlib import Path
-
-    from ._common import emit
 
     folder = Path(args.dir)
     if not folder.is_dir():

@@ -18,6 +18,11 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
+from ..errors import IncompleteStream, StreamError, ToolwireError
+from ._common import InputError, UsageError
+from ._names import wire_format
+from ._tools import from_args
+
 if TYPE_CHECKING:
     import argparse
 
@@ -55,10 +60,7 @@ def _chunks(handle: BinaryIO) -> Any:
 
 def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
     """Accumulate the input; print the Reply (or, with --follow, each update); exit code."""
-    from .._stream import Accumulator
-    from ..errors import IncompleteStream, StreamError, ToolwireError
-    from ._common import UsageError
-    from ._names import wire_format
+    from .._stream import Accumulator  # lazy: the stream reader (17 ms) only with --stream
 
     if getattr(args, "text", None) is not None or getattr(args, "example", None) is not None:
         raise UsageError("--stream reads a stream from FILE or standard input;"
@@ -136,16 +138,12 @@ def _tools(args: argparse.Namespace, registry: Registry, fmt: str | None) -> Any
     """The ``--tools`` request, compiled now when the format is given (a bad tool list is
     an input error before any byte is read); a sniffed stream compiles it on its first
     event."""
-    from ._tools import from_args
-
     option = from_args(args, registry)
     if option is None:
         return None
     if fmt is None:
         return option.request
-    from .._tools import Tools
-    from ..errors import ToolwireError
-    from ._common import InputError
+    from .._tools import Tools  # lazy: the tool checks (jsonschema: 66 ms) only with --tools
 
     try:
         return Tools(fmt, option.request, registry=registry)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._values.arguments import decode_arguments
 from ._checks_wire import Check, reply_shape_problems
 from ._wire_cases import differences, same_json
 
@@ -77,8 +78,6 @@ def _decoded_input(server_call: dict[str, Any]) -> dict[str, Any]:
     where the whole body holds the object: both compare through the decoding table."""
     value = server_call.get("input")
     if isinstance(value, str):
-        from .._values.arguments import decode_arguments
-
         decoded, undecodable, _ = decode_arguments(value)
         if not undecodable:
             return {**server_call, "input": decoded}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from .._values.reply import Reply
 from ._wire_cases import (
     differences,
     read_differences,
@@ -29,8 +30,6 @@ _FIRST_LIST = ("calls", "server_calls", "truncated", "finish_reason", "unknown_t
 def reply_shape_problems(where: str, reply: Any) -> list[str]:
     """Whether ``reply`` is a Reply's JSON (§7) that reads back: keys, records and each
     call's fate agreeing with its fields (``Reply.from_dict`` refuses a fate that does not)."""
-    from .._values.reply import Reply
-
     try:
         Reply.from_dict(reply)
     except (TypeError, ValueError, KeyError) as exc:

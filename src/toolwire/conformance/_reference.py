@@ -16,8 +16,17 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from .._expression import EvaluationError
+from .._expression.portable import compile_spec_expression
 from .._registry.registry import Registry
+from .._spec.load import load_wire_spec
+from .._spec.loader import check_wire_document
+from .._spec.strict_yaml import Document
+from .._spec.wirespec import compile_wire_spec
+from .._stream import Accumulator
+from .._tools import Tools
 from ..errors import SpecError, ToolwireError
+from ._text_cases import text_reading
 
 __all__ = ["answer"]
 
@@ -36,9 +45,6 @@ def _registry(request: dict[str, Any]) -> tuple[Registry, str | None]:
     """The bundled specs, or a registry of the request's inline spec (format ``demo``)."""
     if request.get("spec") is None:
         return _bundled(), request["format"]
-    from .._spec.loader import check_wire_document
-    from .._spec.strict_yaml import Document
-    from .._spec.wirespec import compile_wire_spec
 
     problems = check_wire_document(Document(path="demo.yaml", data=request["spec"]))
     if problems:
@@ -64,16 +70,12 @@ def _sniff(request: dict[str, Any]) -> Any:
 
 
 def _tools(request: dict[str, Any]) -> Any:
-    from .._tools import Tools
-
     tools = Tools(request["format"], request["tools"], registry=_bundled())
     return {"names": list(tools.names),
             "parameters": {name: tools.parameters(name) for name in tools.names}}
 
 
 def _text(request: dict[str, Any]) -> Any:
-    from ._text_cases import text_reading
-
     return text_reading(_bundled(), request["format"], request["text"],
                         params=request["params"], tools=request["tools"])
 
@@ -83,8 +85,6 @@ class _EvaluationFailed(ToolwireError):
 
 
 def _expression(request: dict[str, Any]) -> Any:
-    from .._expression import EvaluationError
-    from .._expression.portable import compile_spec_expression
 
     expression = compile_spec_expression(request["expression"])
     try:
@@ -94,8 +94,6 @@ def _expression(request: dict[str, Any]) -> Any:
 
 
 def _load(request: dict[str, Any]) -> Any:
-    from .._spec import load_wire_spec
-
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         for name, text in {**request["other_files"],
@@ -118,8 +116,6 @@ def _outcome(produce: Callable[[], Any]) -> dict[str, Any]:
 
 
 def _stream(request: dict[str, Any]) -> Any:
-    from .._stream import Accumulator
-
     accumulator = Accumulator(request["format"], registry=_bundled())
     ready: list[Any] = []
     failure = None

@@ -43,7 +43,7 @@ class _Validators:
     """The answer schema's validators: the envelope, and each operation's result."""
 
     def __init__(self) -> None:
-        import jsonschema
+        import jsonschema  # lazy: jsonschema only when answers are checked
 
         path = bundled_specs_dir() / "schema" / "conformance-answer.v1.schema.json"
         schema = json.loads(path.read_text(encoding="utf-8"))

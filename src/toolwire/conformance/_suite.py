@@ -71,7 +71,7 @@ def case_problems(case: Case) -> list[str]:
         return ["not a JSON object (a case file is UTF-8 JSON)"]
     validator = _VALIDATORS.get(case.kind)
     if validator is None:
-        import jsonschema
+        import jsonschema  # lazy: jsonschema only when cases are checked
 
         path = bundled_specs_dir() / "schema" / "conformance-case.v1.schema.json"
         schema = json.loads(path.read_text(encoding="utf-8"))

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._registry.registry import Registry
+from .._text import TextReply
 from ..errors import ToolwireError, UnmappedCall
 from ._wire_cases import call_view, differences
 
@@ -60,8 +61,6 @@ def reading_problems(where: str, reading: Mapping[str, Any], text: str) -> list[
     """Whether ``reading`` (without ``clean_text``) is a TextReply's JSON that reads back —
     each call's fate agreeing with its fields — and each region's ``text`` is the reply's
     text between its offsets."""
-    from .._text import TextReply
-
     prefix = f"{where}: " if where else ""
     try:
         TextReply.from_dict({k: v for k, v in reading.items() if k != "clean_text"})
@@ -125,8 +124,6 @@ def run_text_test(registry: Registry, fmt: str, test: Mapping[str, Any]) -> list
     gives its calls, an ``UnmappedCall``'s reply is a TextReply, and the TextReply's JSON
     round-trips.
     """
-    from .._text import TextReply
-
     params, tools = test.get("params", {}), test.get("tools")
     out: list[str] = []
     try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from .._values.reply import Reply
 from ..errors import ToolwireError
 
 if TYPE_CHECKING:
@@ -282,7 +283,6 @@ def run_wire_test(registry: Registry, fmt: str | None, test: dict[str, Any]) -> 
                 out.append(f"extract: raised nothing, read raised {exc.code}")
         return out
     out += read_differences(expect, {"result": reply.to_dict()})
-    from .._values.reply import Reply
 
     if Reply.from_dict(reply.to_dict()) != reply:
         out.append("Reply.from_dict(reply.to_dict()) differs from the reply")

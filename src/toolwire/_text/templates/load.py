@@ -7,7 +7,7 @@ delimiter (literals, or regular expressions in ``open_pattern`` / ``close_patter
 ``content`` parser and an optional ``transform`` that reshapes the parsed value.
 
 This module turns one into a :class:`Template`: regular expressions checked by
-:mod:`re` and compiled for :mod:`toolwire.boundedre` (``DOTALL``: model text is searched
+:mod:`re` and compiled for toolwire's bounded regex engine (``DOTALL``: model text is searched
 with a bound on the time), literal delimiters made alternations, content arguments checked
 per parser, transforms checked for mixed placeholders. Everything transformers refuses
 is refused here too, and so is everything toolwire cannot run the same way (a pattern
@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from ... import _boundedre as boundedre
+from ..._boundedre import BoundedPattern, Unsupported
+from ..._boundedre import compile as compile_bounded
 from ...errors import SpecError, SpecProblem
 from .source import read_template_source
 
@@ -52,7 +53,7 @@ _ARGS: Final[dict[str, frozenset[str]]] = {
 }
 _PLACEHOLDER: Final = re.compile(r"\{(\w+(?:\.\w+)*)\}")
 
-Pattern = re.Pattern[str] | boundedre.BoundedPattern
+Pattern = re.Pattern[str] | BoundedPattern
 """A compiled delimiter: literals by :mod:`re`, a template's regular expression bounded."""
 
 
@@ -288,9 +289,9 @@ def _regex(pattern: Any, at: str, problems: _Problems) -> Pattern | None:
                          f" not run (Python re: {exc}); write it in the syntax both Python's re"
                          " and the regex module read", "template-regex")
             return None
-    try:  # the model's text is searched with a bound on the time (toolwire.boundedre)
-        return boundedre.compile(pattern, re.DOTALL)
-    except boundedre.Unsupported as exc:
+    try:  # the model's text is searched with a bound on the time (toolwire._boundedre)
+        return compile_bounded(pattern, re.DOTALL)
+    except Unsupported as exc:
         problems.add(at, f"regular expression {pattern!r} cannot be run with a bound on its"
                      f" time ({exc})", "template-regex")
         return None

@@ -26,6 +26,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from ..._values.jsontext import loads
 from .content import ContentError, process_region
 from .load import Template
 
@@ -146,8 +147,6 @@ def _types(schema: Any) -> list[str]:
 
 def _cast(raw: str, types: list[str]) -> Any:
     """``raw`` as the first of ``types`` it reads as (transformers' rule), else ``raw``."""
-    from ..._values.jsontext import loads
-
     for kind in types:
         try:
             if kind == "integer":

@@ -36,7 +36,7 @@ from ...errors import SpecError, SpecProblem
 from ..scanner import Scanned
 from ..spec import TextSpec
 from ..typed import Schemas, schemas_of
-from .content import ContentError
+from .content import ContentError, parse_content
 from .load import Field, Template, load_template
 from .run import (
     Properties,
@@ -165,8 +165,6 @@ def _joined(field: Field, regions: list[Region]) -> str:
 
 
 def value_of_text(field: Field, region: Region) -> str:
-    from .content import parse_content
-
     value = parse_content(region.body, field.parser)
     assert isinstance(value, str)
     return value
