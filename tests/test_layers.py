@@ -27,7 +27,7 @@ PACKAGE = SRC / "toolwire"
 UPWARD = {
     ("toolwire._values.reply", "toolwire._render"):
         "Reply.assistant_message() and Reply.answer() render through the spec the reply"
-        " keeps: gone when a Reply carries what it renders as plain data (issue 22 item 1)",
+        " keeps: gone when a Reply carries what it renders as plain data",
 }
 """Imports that run against the layers, each with what removes it (pyproject's
 ``ignore_imports`` holds the same list)."""

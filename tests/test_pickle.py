@@ -1,7 +1,7 @@
 """Every public value pickles, copies and deep-copies, and ``read`` runs in a process pool.
 
 A ``multiprocessing`` pool ships each result back pickled; a value that does not
-survive that (``ServerToolCall`` once did not, nor an error with keyword fields) hangs
+survive that (an error with keyword fields, say) hangs
 the pool or garbles the error. The public value types are found through the ``__all__``
 of ``toolwire``, ``toolwire.errors`` and ``toolwire.types``, so a type added there is
 covered or this test says it is not.
@@ -10,6 +10,7 @@ covered or this test says it is not.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import multiprocessing
 import pickle
@@ -62,6 +63,8 @@ def _walk(value: object) -> Iterator[object]:
             stack.extend(item)
         elif isinstance(item, Record):
             stack.extend(getattr(item, name) for name in item._fields)
+        elif dataclasses.is_dataclass(item):
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
         elif isinstance(item, ToolwireError):
             stack.extend(vars(item).values())
         elif isinstance(item, ToolCall):
@@ -218,7 +221,7 @@ def test_read_runs_in_a_spawn_process_pool_as_in_process() -> None:
                                     {"strict": test.get("strict")})
                    for fmt, test in with_server]
         for (fmt, test), result in zip(with_server, pending, strict=True):
-            got = result.get(timeout=120)  # a value that does not pickle used to hang here
+            got = result.get(timeout=120)  # a value that does not pickle would hang here
             assert _same(got, toolwire.read(fmt, test["response"], strict=test.get("strict")))
         for fmt, test in failing:
             expected = _read_case(test, fmt)

@@ -51,8 +51,8 @@ def test_an_unknown_format_still_names_the_known_ones() -> None:
 
 
 def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: Any) -> None:
-    # Decoding the whole _bundle.json once cost a cold CLI more than reading its reply
-    # (issue 9 item 15): the bundle is decoded one spec entry at a time, on first use.
+    # Decoding the whole _bundle.json costs a cold CLI more than reading its reply: the
+    # bundle is decoded one spec entry at a time, on first use.
     from toolwire._spec import bundle
 
     decoded: list[str] = []
@@ -71,7 +71,7 @@ def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: An
 
 def test_sniffing_compiles_only_the_spec_it_finds() -> None:
     # The bundle's sniff table holds every format's predicate: `toolwire extract FILE`
-    # compiled all fourteen specs to sniff before (issue 9 item 15).
+    # compiles only the spec it finds, not all fourteen.
     registry = toolwire.Registry.bundled()
     assert registry.sniff_format(REPLY) == "openai"
     assert set(registry._specs) == set()

@@ -1,4 +1,4 @@
-"""assistant_message(), answer() and convert(): the tool loop closed, per format (issue 11).
+"""assistant_message(), answer() and convert(): the tool loop closed, per format.
 
 The placeholder language first (specs/README.md §6.1), then what a loop relies on: the
 assistant turn keeps what must go back and loses the dropped calls; every kept call gets

@@ -1,4 +1,4 @@
-"""Calls rendered back to their wire read again as the same calls (issue 11 item 4).
+"""Calls rendered back to their wire read again as the same calls.
 
 For every conformance reply of every format with a ``render`` part, ``read()`` → the
 assistant turn (``assistant_message()``, and ``convert`` to the same format, which builds

@@ -1,4 +1,4 @@
-"""Rendered turns and results are what each SDK's own request types accept (issue 11 item 3).
+"""Rendered turns and results are what each SDK's own request types accept.
 
 For every conformance reply of a format with an SDK in the test extras: the assistant
 turn (``assistant_message()``; for the formats that echo the reply's items, the turn built

@@ -1,4 +1,4 @@
-"""SDK response objects read exactly as their JSON bodies (issue 11 item 1).
+"""SDK response objects read exactly as their JSON bodies.
 
 For every conformance reply of a format, the SDK of that format builds its response
 object the way it does from an HTTP body (Stainless' ``construct`` for openai and

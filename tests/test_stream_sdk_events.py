@@ -1,4 +1,4 @@
-"""SDK stream-event objects accumulate exactly as their JSON (issue 11 item 1, for streams).
+"""SDK stream-event objects accumulate exactly as their JSON.
 
 For every stream conformance case of a format, the format's SDK builds its event objects
 the way it does from the wire (Stainless' ``construct_type`` for openai, anthropic and

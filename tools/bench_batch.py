@@ -1,4 +1,4 @@
-"""Benchmark of ``toolwire batch`` (issue 15): replies/s per core, -j scaling, overhead, memory.
+"""Benchmark of ``toolwire batch``: replies/s per core, -j scaling, overhead, memory.
 
 On a JSON Lines file of realistic mixed-format replies (the bodies of
 ``tools/bench_replies.py``: seven formats, 0 to 3 calls, reasoning and text around them,

@@ -464,7 +464,7 @@ def naive_extract(spec: WireSpec, response: dict[str, Any]) -> list[ToolCall]:
     return calls
 
 
-# --- the named-tuple reference (issue 9 item 14) ---------------------------------------
+# --- the named-tuple reference ----------------------------------------------------------
 #
 # The same extractors, building an immutable named tuple per call instead of a ToolCall:
 # what a careful user returns when they skip a library. Same walk, same decoding, same

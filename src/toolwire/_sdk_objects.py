@@ -15,7 +15,7 @@ What differs per format is declared in the spec's ``normalize`` part, not here
 (google-genai's ``model_dump()`` is snake_case: ``function_call``, ``finish_reason``).
 Whether an object's JSON is a whole reply — not a part of one passed as the reply (a bare
 ``message``, ``candidates[0].content``) — is the spec's ``shape``, checked for every
-response alike (:mod:`toolwire.wire.gate`).
+response alike (:mod:`toolwire._wire.gate`).
 
 Plain dicts never come here unless the spec's ``detect`` holds on them: reading a wire
 body costs what it cost before.
@@ -323,6 +323,6 @@ def to_wire_json(data: Any, spec: WireSpec | None, format: str | None) -> dict[s
     if not wire_keys:
         value = normalised(spec, value)
     # Whether it is a whole reply is the spec's shape, checked where every response is
-    # (toolwire.wire.gate), with a word on SDK objects there.
+    # (toolwire._wire.gate), with a word on SDK objects there.
     response: dict[str, Any] = value
     return response

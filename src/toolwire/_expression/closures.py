@@ -19,7 +19,7 @@ either evaluator (``tests/test_expression_differential.py`` holds them to it):
 Where jmespath.py raises at run time (a function argument of the wrong type, a Python
 ``TypeError`` or ``ValueError`` underneath), the closures raise :class:`EvaluationError`.
 
-Precondition: the AST passed :func:`toolwire.expression.compiler.check_portable` (node shapes,
+Precondition: the AST passed :func:`toolwire._expression.compiler.check_portable` (node shapes,
 arity, ``&expr`` placement, nesting depth); the closures recurse only as deep as the
 expression nests, never per level of the document.
 """

@@ -9,7 +9,7 @@ deeply nested, or statically wrong: a function's arity, a misplaced ``&expr``, a
 step of zero) with an :class:`ExpressionError` (``rule`` and character ``offset``), and
 returns an :class:`Expression`: a callable that evaluates it against a document.
 
-Evaluation runs closures compiled from the AST (:mod:`toolwire.expression.closures`), many
+Evaluation runs closures compiled from the AST (:mod:`toolwire._expression.closures`), many
 times faster than walking the AST per call; ``jmespath`` stays the reference semantics
 (:meth:`Expression.reference`). Either path raises :class:`EvaluationError` where the
 expression fails on a document (a function given the wrong type, and the like).
@@ -138,7 +138,7 @@ def compile_expression(source: str) -> Expression:
             f"expression longer than {MAX_LENGTH} characters", "expression-not-portable"
         )
     # The parser is imported on first use: the bundled specs arrive as parsed ASTs
-    # (toolwire.spec.bundle, Expression.from_ast), so reading replies never needs it.
+    # (toolwire._spec.bundle, Expression.from_ast), so reading replies never needs it.
     import jmespath  # lazy: jmespath (13 ms) only for source text, never for the bundle
     from jmespath import exceptions as jmespath_errors  # lazy: jmespath, as above
 

@@ -1,7 +1,7 @@
 """The JMESPath standard functions, with jmespath.py 1.1.0's signatures and type checks.
 
 Each function is a plain Python callable plus a run-time check per parameter, built on
-first use; the closure compiler (:mod:`toolwire.expression.closures`) calls them. Static problems
+first use; the closure compiler (:mod:`toolwire._expression.closures`) calls them. Static problems
 (arity, ``&expr`` placement) are found when a spec loads, by :func:`call_problem`.
 """
 
@@ -246,7 +246,7 @@ _FUNCTIONS: dict[str, tuple[Callable[..., Any], tuple[_Check | None, ...]]] = {}
 def function(name: str) -> tuple[Callable[..., Any], tuple[_Check | None, ...]]:
     """Standard function ``name``: its implementation and a run-time check per declared
     parameter (None: any value). Built on first use and kept: a spec calls a few of the
-    26, and building every check costs a cold process more than its reply (issue 9.15)."""
+    26, and building every check costs a cold process more than its reply."""
     found = _FUNCTIONS.get(name)
     if found is None:
         params, _variadic = SIGNATURES[name]

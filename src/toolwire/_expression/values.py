@@ -1,7 +1,7 @@
 """JMESPath values as jmespath.py 1.1.0 sees them: types, truth, equality, ordering.
 
-Shared by the closure compiler (:mod:`toolwire.expression.closures`) and the standard
-functions (:mod:`toolwire.expression.functions`), so both agree on what a value is.
+Shared by the closure compiler (:mod:`toolwire._expression.closures`) and the standard
+functions (:mod:`toolwire._expression.functions`), so both agree on what a value is.
 """
 
 from __future__ import annotations

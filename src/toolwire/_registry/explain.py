@@ -4,7 +4,7 @@
 steps: which format the reply sniffs as, what each source's ``select`` found, how each
 item was typed, which entry's ``when`` held (or why none did), and what every selector of
 the matched entry returned. :func:`explain` re-walks the reply the way
-:mod:`toolwire.wire.interpreter` does (specs/README.md §1.3) without raising, and ends
+:mod:`toolwire._wire.interpreter` does (specs/README.md §1.3) without raising, and ends
 with ``read``'s own verdict, so the trace and the result never disagree about the outcome.
 
 Loaded only by ``toolwire explain``; reading a reply never imports it.

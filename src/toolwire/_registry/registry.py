@@ -12,14 +12,13 @@ A registry is immutable once built, so one instance may serve many threads.
 from __future__ import annotations
 
 import os
-from _thread import allocate_lock
 from collections.abc import Callable, Iterable, Mapping
 
 from .._paths import bundled_specs_dir
 from .._spec import WireSpec, compile_wire_spec
 from .._spec.bundle import bundled_parts
 from .._spec.source import install_default
-from .._speed import TYPE_CHECKING
+from .._speed import TYPE_CHECKING, allocate_lock
 from .._values.reply import Reply
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
@@ -65,7 +64,7 @@ def _load_folder(
     resolved specs of the folders loaded before, which then gain this folder's.
     """
     # Imported here: the YAML path (strict YAML, meta-schema, extends) costs a process
-    # tens of milliseconds, and the bundled specs do without it (toolwire.spec.bundle).
+    # tens of milliseconds, and the bundled specs do without it (toolwire._spec.bundle).
     # lazy: YAML, the meta-schema and extends only for spec files
     from .._spec.extends import compiled_data, resolve_layer
     from .._spec.loader import read_document  # lazy: as above: the bundled specs do without
@@ -187,7 +186,7 @@ class Registry:
     def bundled(cls) -> Registry:
         """The specs that ship with toolwire, and nothing else.
 
-        The wire specs come precompiled from the bundle (:mod:`toolwire.spec.bundle`) unless
+        The wire specs come precompiled from the bundle (:mod:`toolwire._spec.bundle`) unless
         it is stale, and the text specs load on first use: reading a reply then needs
         no YAML, no JSON Schema and no JMESPath parser.
         """
@@ -449,7 +448,7 @@ class Registry:
 
     def _error_of(self, response: dict[str, Any]) -> ProviderError | None:
         """The provider error ``response`` is for the first format, in sniff order, whose
-        ``error`` holds on it (:mod:`toolwire.wire.elsewhere`); None where none does."""
+        ``error`` holds on it (:mod:`toolwire._wire.elsewhere`); None where none does."""
         # Imported here: it loads collections.abc, which a cold read does without
         # (tests/test_lazy_imports.py), and only a body no format reads comes here.
 
@@ -459,7 +458,7 @@ class Registry:
         self, spec: WireSpec, data: Any, mismatch: MalformedResponse
     ) -> ProviderError | MalformedResponse:
         """What to raise for a body without ``spec``'s shape: another format's provider
-        error, or the mismatch naming the format it fits (:mod:`toolwire.wire.elsewhere`)."""
+        error, or the mismatch naming the format it fits (:mod:`toolwire._wire.elsewhere`)."""
         return elsewhere(self._sniff_order, self.spec, spec, data, mismatch)
 
     def from_structured_output(
@@ -467,7 +466,7 @@ class Registry:
     ) -> ToolCall:
         """The reply's text, the JSON answer to a response-format request, as a
         ``synthetic`` call of ``tool_name`` (the forced-tool fallback; see
-        :mod:`toolwire.wire.structured`)."""
+        :mod:`toolwire._wire.structured`)."""
         spec, response = self._spec_for(fmt, data)
         try:
             return structured_call(spec, response, tool_name, choice)
@@ -484,7 +483,7 @@ class Registry:
         return clean, list(calls)
 
     def read_text(self, fmt: str, text: str, **params: Any) -> TextReply:
-        """Model text read as a :class:`~toolwire.text.TextReply`: answer, reasoning, calls."""
+        """Model text read as a :class:`~toolwire.TextReply`: answer, reasoning, calls."""
         from .._text import read_text_spec  # lazy: the text reader (47 ms) only for text
 
         return read_text_spec(self.text_spec(fmt), text, **params)
@@ -504,4 +503,4 @@ def _bundled_text_specs() -> list[TextSpec]:
 
 _DEFAULT: Registry | None = None
 install_default(Registry.default)  # the readers' registry when given none (_spec.source)
-_DEFAULT_LOCK = allocate_lock()  # threading.Lock itself, without importing threading
+_DEFAULT_LOCK = allocate_lock()

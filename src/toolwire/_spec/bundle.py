@@ -8,8 +8,8 @@ once: ``_bundle.json`` holds each resolved, validated spec's data (``extends`` a
 merged) with the parsed AST of every expression it uses, and :func:`bundled_spec_makers`
 compiles them with :meth:`Expression.from_ast` — JSON and closures, nothing else.
 
-Decoding the whole file costs a cold process more than the rest of reading a reply
-(issue 9 item 15), and a CLI call or a serverless function reads one format. So each
+Decoding the whole file costs a cold process more than the rest of reading a reply,
+and a CLI call or a serverless function reads one format. So each
 spec is decoded when it is first compiled: the file is the JSON ``json.dumps(indent=1)``
 writes, where a line opening with exactly two spaces and ``{`` starts an entry of the
 ``specs`` list (a JSON string holds no raw newline, and deeper lines are indented
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 BUNDLE_PATH: Final = os.path.join(PACKAGE_DIR, "_spec", "_bundle.json")
-"""Where the bundle is (a str: see :mod:`toolwire.paths` for why not a ``Path``)."""
+"""Where the bundle is (a str: see :mod:`toolwire._paths` for why not a ``Path``)."""
 BUNDLE_VERSION: Final = 2
 """2: each spec entry carries its format first and the ASTs of its own expressions."""
 WIRE_FOLDER: Final = "wire"

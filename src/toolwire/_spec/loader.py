@@ -8,7 +8,7 @@ lists them too):
 ======================  ===============================================================
 rule                    meaning
 ======================  ===============================================================
-``yaml-*``              the YAML itself (see :mod:`toolwire.spec.strict_yaml`)
+``yaml-*``              the YAML itself (see :mod:`toolwire._spec.strict_yaml`)
 ``not-a-mapping``       the file is not a YAML mapping
 ``unknown-key``         a key the language does not define (``x-`` keys excepted)
 ``missing-key``         a required key is absent
@@ -22,8 +22,8 @@ rule                    meaning
 ``expression-not-portable``  an expression leaves the portable JMESPath subset
 ``predicate-not-boolean``  a predicate's form can never yield a boolean (:mod:`.predicates`)
 ``bare-literal-name``   an unquoted null/true/false names a field (:mod:`.bare_names`)
-``extends-*``           ``extends`` resolution (see :mod:`toolwire.spec.extends`)
-``tools-*``             the ``tools`` part (see :mod:`toolwire.spec.tools_part`)
+``extends-*``           ``extends`` resolution (see :mod:`toolwire._spec.extends`)
+``tools-*``             the ``tools`` part (see :mod:`toolwire._spec.tools_part`)
 ======================  ===============================================================
 
 ``jsonschema`` is imported here only, and only when a spec is checked.
@@ -324,7 +324,7 @@ def check_wire_document(
     """Every problem of a wire spec document; empty when it is valid.
 
     ``expressions=False`` skips compiling the expressions: a spec merged by ``extends``
-    (:mod:`toolwire.spec.extends`) holds only expressions its own files were checked for.
+    (:mod:`toolwire._spec.extends`) holds only expressions its own files were checked for.
     """
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__ if doc.data is not None else "empty"

@@ -15,7 +15,7 @@ time, each with its code:
 ``tools-schema``       a fixed ``schema`` or an ``absent`` schema is no valid JSON Schema
 =====================  ===================================================================
 
-Here, in the spec package, rather than in :mod:`toolwire.tools`: loading specs must not
+Here, in the spec package, rather than in :mod:`toolwire._tools`: loading specs must not
 import the run-time checker (a plain ``read`` never does).
 """
 

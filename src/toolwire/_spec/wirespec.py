@@ -285,7 +285,7 @@ class WireSpec(Record):
     """A loaded, compiled wire spec.
 
     ``data`` is the spec's validated data, kept for tools; ``fast`` caches the generated
-    extract functions (:mod:`toolwire.wire.fastpath`) by ``strict`` (None: the spec's own
+    extract functions (:mod:`toolwire._wire.fastpath`) by ``strict`` (None: the spec's own
     ``unknown_items``), built once the spec has read a few replies, under ``"walked"``
     how many it read before, and under ``"stream"`` its compiled stream part: what is
     built from a spec lives and goes with it. Neither is part of the spec's value.
@@ -403,7 +403,7 @@ def _type_of(source: Mapping[str, Any]) -> TypeOf:
             # unknown part is reported (or refused) under a name a reader can look up —
             # but as an UnlistedKey, which no entry matches even where the key is some
             # entry's type: the item stays unknown (specs/README.md §1.1), as in the
-            # generated extract (toolwire.wire.fastpath).
+            # generated extract (toolwire._wire.fastpath).
             named = [key for key, value in item.items() if value is not None]
             return UnlistedKey(min(named)) if named else None
 
@@ -475,10 +475,10 @@ def _normalize(
 def compile_wire_spec(
     data: Mapping[str, Any], path: str = "", *, compiler: Compile = compile_expression
 ) -> WireSpec:
-    """Compile validated spec data (see :func:`toolwire.spec.loader.check_wire_data`).
+    """Compile validated spec data (see :func:`toolwire._spec.loader.check_wire_data`).
 
     ``compiler`` turns an expression's source into an :class:`Expression`; the bundle
-    (:mod:`toolwire.spec.bundle`) passes one that reuses ASTs parsed when it was generated.
+    (:mod:`toolwire._spec.bundle`) passes one that reuses ASTs parsed when it was generated.
     """
     entries = tuple(
         _entry(kind, index, entry, compiler)

@@ -2,7 +2,7 @@
 
 Why: ``import json`` imports ``re``, and ``re`` imports ``enum``: together about half
 the time Python takes to start, paid by every short-lived process before it reads a
-byte (a CLI call, a serverless function; issue 9 item 15). The parsing and the string
+byte (a CLI call, a serverless function). The parsing and the string
 escaping that matter are in the ``_json`` C module anyway, which needs none of them.
 
 - :func:`loads` decodes ``str`` text exactly as ``json.loads`` does: the C scanner reads
@@ -14,7 +14,7 @@ escaping that matter are in the ``_json`` C module anyway, which needs none of t
   subclass, a cycle, an object ``json`` refuses — goes to ``json.dumps``, which answers
   (or raises) as before. ``tests/test_jsonc.py`` holds both to ``json`` on generated values.
 - :func:`make_scan` is the C scanner with a decoder's hooks (``parse_float``,
-  ``parse_constant``), for :mod:`toolwire.jsontext`.
+  ``parse_constant``), for :mod:`toolwire._values.jsontext`.
 
 Where ``_json`` is missing (another Python), everything is ``json``'s own.
 """

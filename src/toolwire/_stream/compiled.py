@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from .._expression import Expression, compile_expression
 from .._spec import WireSpec
-from .._speed.record import Record, setfield
 from .docpath import STEP, Path, parse
 
 __all__ = ["CompiledStream", "Rule", "compiled_stream"]
@@ -36,28 +36,10 @@ def _buffers(body: Mapping[str, Any]) -> tuple[tuple[str, Expression], ...]:
                  for name, source in (body.get("buffer") or {}).items())
 
 
-class Op(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class Op:
     """One operation with its compiled parts (absent parts are None or empty)."""
 
-    __slots__ = (
-        "append",
-        "at",
-        "buffer",
-        "create",
-        "fields",
-        "finalize",
-        "first",
-        "id",
-        "identity",
-        "join",
-        "keep",
-        "key",
-        "kind",
-        "list",
-        "set",
-        "slots",
-        "value",
-    )
     kind: str
     list: Path | None
     at: Path | None
@@ -77,31 +59,31 @@ class Op(Record):
     finalize: Fields
 
     def __init__(self, kind: str, body: Mapping[str, Any]) -> None:
-        setfield(self, "kind", kind)
+        object.__setattr__(self, "kind", kind)
         if kind in ("set", "append"):
-            setfield(self, "fields", tuple((parse(p), compile_expression(s))
+            object.__setattr__(self, "fields", tuple((parse(p), compile_expression(s))
                                            for p, s in body.items() if not p.startswith("x-")))
             body = {}
         else:
-            setfield(self, "fields", ())
-        setfield(self, "list", parse(body["list"]) if "list" in body else None)
-        setfield(self, "at", parse(body["at"]) if "at" in body else None)
+            object.__setattr__(self, "fields", ())
+        object.__setattr__(self, "list", parse(body["list"]) if "list" in body else None)
+        object.__setattr__(self, "at", parse(body["at"]) if "at" in body else None)
         for key in ("key", "id", "value", "identity", "create"):
-            setfield(self, key, _expr(body, key))
-        setfield(self, "slots", tuple(parse(p) for p in body.get("slots") or ()))
-        setfield(self, "keep", parse(body["keep"]) if "keep" in body else None)
+            object.__setattr__(self, key, _expr(body, key))
+        object.__setattr__(self, "slots", tuple(parse(p) for p in body.get("slots") or ()))
+        object.__setattr__(self, "keep", parse(body["keep"]) if "keep" in body else None)
         for key in ("first", "join", "append", "set", "finalize"):
-            setfield(self, key, _fields(body, key))
-        setfield(self, "buffer", _buffers(body))
+            object.__setattr__(self, key, _fields(body, key))
+        object.__setattr__(self, "buffer", _buffers(body))
 
 
 _KINDS: Final = ("init", "set", "append", "open", "update", "close", "extend", "end")
 
 
-class Rule(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class Rule:
     """One rule: its filters, its fragments and its operation."""
 
-    __slots__ = ("each", "name", "on", "op", "when")
     name: str
     on: frozenset[str] | None
     when: Expression | None
@@ -109,18 +91,18 @@ class Rule(Record):
     op: Op
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        setfield(self, "name", data["name"])
-        setfield(self, "on", frozenset(data["events"]) if "events" in data else None)
-        setfield(self, "when", _expr(data, "when"))
-        setfield(self, "each", _expr(data, "each"))
+        object.__setattr__(self, "name", data["name"])
+        object.__setattr__(self, "on", frozenset(data["events"]) if "events" in data else None)
+        object.__setattr__(self, "when", _expr(data, "when"))
+        object.__setattr__(self, "each", _expr(data, "each"))
         kind = next(k for k in _KINDS if k in data)
-        setfield(self, "op", Op(kind, data[kind] or {}))
+        object.__setattr__(self, "op", Op(kind, data[kind] or {}))
 
 
-class Guard(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class Guard:
     """An error or refuse entry: which events it catches, and what it says."""
 
-    __slots__ = ("code", "message", "on", "reason", "when")
     on: frozenset[str] | None
     when: Expression | None
     code: Expression | None
@@ -128,11 +110,11 @@ class Guard(Record):
     reason: str
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        setfield(self, "on", frozenset(data["events"]) if "events" in data else None)
-        setfield(self, "when", _expr(data, "when"))
-        setfield(self, "code", _expr(data, "code"))
-        setfield(self, "message", _expr(data, "message"))
-        setfield(self, "reason", data.get("reason", ""))
+        object.__setattr__(self, "on", frozenset(data["events"]) if "events" in data else None)
+        object.__setattr__(self, "when", _expr(data, "when"))
+        object.__setattr__(self, "code", _expr(data, "code"))
+        object.__setattr__(self, "message", _expr(data, "message"))
+        object.__setattr__(self, "reason", data.get("reason", ""))
 
     def matches(self, event: Any, event_type: Any) -> bool:
         """Whether the entry catches this event (a type that is not a string is in no list)."""

@@ -5,7 +5,7 @@ JSON text (str, bytes) parsed strictly, or an SDK's stream event object — an o
 ``ChatCompletionChunk`` or Responses event, an anthropic ``RawMessageStreamEvent``, a
 google-genai ``GenerateContentResponse`` chunk, a cohere v2 stream event, an ollama
 ``ChatResponse`` line, a mistralai ``CompletionChunk`` — made JSON by the same normaliser
-that reads SDK response objects (:func:`toolwire.interop.objects.to_wire_json`: by alias,
+that reads SDK response objects (:func:`toolwire._sdk_objects.to_wire_json`: by alias,
 enums as their values, bytes as base64). What differs per format is the spec's
 ``normalize`` part, applied by :func:`normalised_event` once the format is known: where
 its ``detect`` holds (google-genai's snake_case ``model_dump()``), the aliases rename the

@@ -8,10 +8,10 @@ built by the interpreter's own call builder, so a call handed out early is the c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .._spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
-from .._speed.record import Record, setfield
 from .._values.reply import call_fate
 from .._values.server_call import ServerToolCall
 from .._values.toolcall import ToolCall
@@ -20,7 +20,8 @@ from .._wire import walk
 __all__ = ["StreamUpdate", "classify"]
 
 
-class StreamUpdate(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class StreamUpdate:
     """One thing that became ready.
 
     ``kind`` is ``call`` (``call``: a :class:`ToolCall` to run), ``server_call``
@@ -30,8 +31,6 @@ class StreamUpdate(Record):
     them) or ``finished`` (``finish_reason``, ``truncated``: the stream completed).
     """
 
-    __slots__ = ("call", "finish_reason", "item_type", "kind", "reason", "server_call",
-                 "truncated")
     kind: str
     call: ToolCall | None
     server_call: ServerToolCall | None
@@ -45,13 +44,13 @@ class StreamUpdate(Record):
         server_call: ServerToolCall | None = None, item_type: str | None = None,
         reason: str | None = None, finish_reason: str | None = None, truncated: bool = False,
     ) -> None:
-        setfield(self, "kind", kind)
-        setfield(self, "call", call)
-        setfield(self, "server_call", server_call)
-        setfield(self, "item_type", item_type)
-        setfield(self, "reason", reason)
-        setfield(self, "finish_reason", finish_reason)
-        setfield(self, "truncated", truncated)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "call", call)
+        object.__setattr__(self, "server_call", server_call)
+        object.__setattr__(self, "item_type", item_type)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "finish_reason", finish_reason)
+        object.__setattr__(self, "truncated", truncated)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the CLI's ``--follow`` lines)."""

@@ -26,7 +26,7 @@ __all__ = ["compile_text_spec", "load_text_spec"]
 
 
 def compile_text_spec(document: Document) -> TextSpec:
-    """Check ``document`` (from :func:`toolwire.spec.strict_yaml.load`) and compile it.
+    """Check ``document`` (from :func:`toolwire._spec.strict_yaml.load`) and compile it.
 
     Raises :class:`SpecError` with every problem found, located and coded.
     """

@@ -9,7 +9,7 @@ wrote is lost. ``read_text`` returns the whole account as a :class:`TextReply`.
 
 A message the spec refuses (a Harmony message to a built-in tool: no function maps it)
 is never left in the text as raw tokens: every entry point raises
-:class:`~toolwire.UnmappedCall` naming the first, and its ``reply`` is the partial
+:class:`~toolwire.errors.UnmappedCall` naming the first, and its ``reply`` is the partial
 :class:`TextReply`, every refused message in ``refused`` — as ``read`` refuses a wire
 item it cannot map.
 
@@ -82,7 +82,7 @@ def read_text_spec(spec: TextSpec, text: str, *, tools: Any = None, **params: st
     """``text`` read with ``spec``: the answer, the reasoning and the calls apart, with the
     call regions that yielded no call (``skipped``) and whether the reply was cut off.
 
-    Raises :class:`~toolwire.UnmappedCall` for a message the spec refuses, its ``reply``
+    Raises :class:`~toolwire.errors.UnmappedCall` for a message the spec refuses, its ``reply``
     the partial :class:`TextReply`.
     """
     _checked(spec, text)

@@ -20,7 +20,7 @@ ends inside it), and so is a call header the reply ends in before its ``<|messag
 A message to any other recipient is a built-in tool the client must run (gpt-oss's
 ``python``, ``browser.search``, ``container.exec``): no function maps it, so it is
 *refused* — cut out of the text and listed in ``refused`` with the spec's reason, and
-:func:`~toolwire.text.read_text` raises :class:`~toolwire.UnmappedCall` carrying the
+:func:`~toolwire.read_text` raises :class:`~toolwire.errors.UnmappedCall` carrying the
 partial reply, as ``read`` does for a wire item it cannot map. A message to
 ``functions.`` whose name does not read is a *skipped* region and stays text; anything
 else that does not read as a message (a header with no ``<|message|>`` and no

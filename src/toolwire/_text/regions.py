@@ -3,7 +3,7 @@
 Reasoning models write their thinking between markers (``<think>…</think>``,
 ``<seed:think>…</seed:think>``). A text spec declares them under ``reasoning``; the
 scanner then never reads calls inside a region unless the spec says the model calls
-tools while thinking (``calls: true``), and :func:`toolwire.text.read_text` returns the
+tools while thinking (``calls: true``), and :func:`toolwire.read_text` returns the
 regions' text separately from the answer.
 
 Chat templates of several models (Qwen3, DeepSeek-R1) put the open marker into the

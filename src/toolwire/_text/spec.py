@@ -1,6 +1,6 @@
 """A loaded text spec: its identity, its parameters, and its scanners.
 
-:class:`TextSpec` is what :func:`~toolwire.text.compile_text_spec` returns. It is
+:class:`TextSpec` is what :func:`~toolwire._text.compile_text_spec` returns. It is
 immutable to its users; the only state it keeps is a small cache of scanners keyed by
 parameter values, so that a caller passing ``tag="function_call"`` on every reply
 builds that scanner once.

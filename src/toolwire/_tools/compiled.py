@@ -167,7 +167,7 @@ class Tools:
         return [self.check(c) for c in calls]
 
     def check_reply(self, reply: _R) -> _R:
-        """The reply (a :class:`toolwire.Reply`, or a :class:`~toolwire.text.TextReply` read
+        """The reply (a :class:`toolwire.Reply`, or a :class:`~toolwire.TextReply` read
         from model text) with its calls checked; the same object when no verdict changed."""
         calls = tuple(self.check(c) for c in reply.calls)
         if all(a is b for a, b in zip(calls, reply.calls, strict=True)):

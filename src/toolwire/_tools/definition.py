@@ -1,15 +1,15 @@
 """One offered tool, compiled: its name, kind, JSON Schema and the validator built for it.
 
 A :class:`ToolDefinition` is built once from one definition of a request's tool list
-(:mod:`toolwire.tools.part` finds it, :mod:`toolwire.tools.dialect` makes its schema JSON
+(:mod:`toolwire._tools.part` finds it, :mod:`toolwire._tools.dialect` makes its schema JSON
 Schema) and then only read, so one may check calls in many threads at once.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._speed.record import Record, setfield
 from .._values.json_values import copy_json
 from .._values.toolcall import ArgumentError
 from ..errors import InvalidTools, RegexBudgetExceeded
@@ -24,7 +24,8 @@ __all__ = ["ToolDefinition", "compile_definition", "schema_definition"]
 _ANY_OBJECT: dict[str, Any] = {"type": "object"}
 
 
-class ToolDefinition(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class ToolDefinition:
     """An offered tool.
 
     ``kind`` is ``function`` (arguments checked against ``schema``, the request's own
@@ -34,9 +35,6 @@ class ToolDefinition(Record):
     bare schema), ``strict`` whether strict mode applied.
     """
 
-    __slots__ = ("_check", "_validator", "dialect", "index", "kind", "name", "reason", "schema",
-                 "strict")
-    _hidden = frozenset({"_check", "_validator"})
     name: str
     kind: str
     schema: dict[str, Any] | None
@@ -44,21 +42,21 @@ class ToolDefinition(Record):
     dialect: str
     index: int | None
     reason: str | None
-    _validator: Any
-    _check: Check | None
+    _validator: Any = field(compare=False, repr=False)
+    _check: Check | None = field(compare=False, repr=False)
 
     def __init__(
         self, name: str, kind: str, schema: dict[str, Any] | None, *, strict: bool = False,
         dialect: str = "draft2020-12", index: int | None = None, reason: str | None = None,
         validator: Any = None,
     ) -> None:
-        for field, value in (
+        for attribute, value in (
             ("name", name), ("kind", kind), ("schema", schema), ("strict", strict),
             ("dialect", dialect), ("index", index), ("reason", reason),
             ("_validator", validator),
             ("_check", None if schema is None else compile_check(schema)),
         ):
-            setfield(self, field, value)
+            object.__setattr__(self, attribute, value)
 
     def __hash__(self) -> int:
         return hash((self.name, self.kind, self.index))

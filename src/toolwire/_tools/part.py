@@ -3,19 +3,19 @@
 The part is data in the spec (specs/README.md §8.1); this module compiles its expressions
 once per spec and walks a request body (or a bare tool list) to the definitions it holds,
 each paired with the spec entry that reads it. What a definition *means* (its schema, its
-dialect) is :mod:`toolwire.tools.dialect`'s business.
+dialect) is :mod:`toolwire._tools.dialect`'s business.
 """
 
 from __future__ import annotations
 
 import json
-from _thread import allocate_lock
+import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .._expression import Expression, NotJSONError, compile_expression
 from .._spec import WireSpec
-from .._speed.record import Record, setfield
 from ..errors import InvalidTools, MalformedResponse
 
 __all__ = ["Others", "RawTool", "Shape", "ToolPart", "tool_part"]
@@ -25,10 +25,10 @@ Others = tuple[tuple[str, "ToolPart"], ...]
 """Other formats' tools parts, by format name (a registry's, base formats first)."""
 
 
-class Shape(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class Shape:
     """One entry of ``tools.definitions``: when it applies and what it reads."""
 
-    __slots__ = ("data", "index", "name", "parameters", "strict", "when")
     index: int
     when: Expression | None
     name: Expression | None
@@ -37,11 +37,11 @@ class Shape(Record):
     data: Mapping[str, Any]
 
     def __init__(self, index: int, data: Mapping[str, Any]) -> None:
-        setfield(self, "index", index)
+        object.__setattr__(self, "index", index)
         for key in ("when", "name", "parameters", "strict"):
             source = data.get(key)
-            setfield(self, key, None if source is None else compile_expression(source))
-        setfield(self, "data", data)
+            object.__setattr__(self, key, None if source is None else compile_expression(source))
+        object.__setattr__(self, "data", data)
 
     @property
     def kind(self) -> str:
@@ -52,18 +52,18 @@ class Shape(Record):
         raise AssertionError("the loader checks that a definition has a kind")
 
 
-class RawTool(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class RawTool:
     """One tool definition found in a request, with the spec entry that reads it."""
 
-    __slots__ = ("definition", "index", "shape")
     index: int
     definition: dict[str, Any]
     shape: Shape
 
     def __init__(self, index: int, definition: dict[str, Any], shape: Shape) -> None:
-        setfield(self, "index", index)
-        setfield(self, "definition", definition)
-        setfield(self, "shape", shape)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "definition", definition)
+        object.__setattr__(self, "shape", shape)
 
 
 class ToolPart:
@@ -94,7 +94,7 @@ class ToolPart:
     def plain(self, tools: Any) -> Any:
         """``tools`` as JSON: SDK objects (a google-genai ``types.Tool``, a
         ``GenerateContentConfig``, a mistralai ``Tool``…) dumped by alias, without nulls,
-        bytes as base64 text (toolwire.interop.objects, §5)."""
+        bytes as base64 text (toolwire._sdk_objects, §5)."""
         # lazy: SDK object support (16 ms) only for an SDK request
         from .._sdk_objects import jsonable
 
@@ -228,7 +228,7 @@ def _is_object(value: Any) -> bool:
 
 
 _PARTS: dict[int, tuple[WireSpec, ToolPart]] = {}
-_LOCK = allocate_lock()
+_LOCK = threading.Lock()
 
 
 def tool_part(spec: WireSpec) -> ToolPart:

@@ -6,7 +6,7 @@ an error message. toolwire retrieves nothing: every validator is built with
 :func:`no_retrieval`, a registry that holds the JSON Schema meta-schemas and refuses to
 look anywhere else, and :func:`check_references` resolves every ``$ref`` and
 ``$dynamicRef`` of a schema when its tools are compiled, so one that points outside the
-schema (or nowhere inside it) is :class:`~toolwire.tools.InvalidTools` then, not an
+schema (or nowhere inside it) is :class:`~toolwire.errors.InvalidTools` then, not an
 error on the first call.
 
 It also refuses a schema that refers to itself without descending into the value

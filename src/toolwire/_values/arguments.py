@@ -13,7 +13,7 @@ a str that does not decode             ``{}``      yes           the fault's cod
 anything else (list, number, bool)     ``{}``      yes           ``not-an-object``
 =====================================  ==========  ============  ======================
 
-Decoding is strict RFC 8259 with the portable limits of :mod:`toolwire.jsontext`;
+Decoding is strict RFC 8259 with the portable limits of :mod:`toolwire._values.jsontext`;
 the code is stable across languages and the ``arguments_error`` message is the
 code's sentence (``a string is not terminated``), stable enough to show a model.
 """
@@ -48,7 +48,7 @@ NOT_AN_OBJECT_CODE: Final = "not-an-object"
 def loads_strict(text: str) -> Any:
     """Parse ``text`` as strict RFC 8259 JSON within the portable limits.
 
-    Raises :class:`toolwire.jsontext.JsonFault` (a :class:`ValueError` with a ``code``)
+    Raises :class:`toolwire._values.jsontext.JsonFault` (a :class:`ValueError` with a ``code``)
     for text that does not decode.
     """
     return loads(text)

@@ -74,7 +74,7 @@ _SCAN: Final = make_scan(parse_float=_finite_float, parse_constant=_refuse_const
 class _Patterns:
     """The regular expressions of the slow paths (a text that fails, or is long enough
     to break a limit), compiled on first use: a process that only decodes well-formed
-    arguments never imports ``re`` (nor the ``enum`` it imports): issue 9 item 15."""
+    arguments never imports ``re`` (nor the ``enum`` it imports)."""
 
     def __getattr__(self, name: str) -> Any:
         import re  # lazy: re (0.4x a cold start) only for the slow paths

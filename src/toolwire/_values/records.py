@@ -3,7 +3,7 @@ what became of it, and why.
 
 A tool loop needs the calls; a spec author, a trace or a bug report needs the rest — which
 item was a call and read by which entry, which item the spec could not type, which one it
-refused and why. These are immutable values (:class:`toolwire._record.Record`), each with a
+refused and why. These are immutable values (:class:`toolwire._speed.record.Record`), each with a
 ``to_dict`` / ``from_dict`` pair that is the shape ``Reply.to_dict()`` writes
 (README "The Reply as JSON").
 """

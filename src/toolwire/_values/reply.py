@@ -92,13 +92,13 @@ def error_reasons(call: ToolCall) -> tuple[str, ...]:
 class Reply(Record):
     """One reply, read: its calls, server-side calls, truncation and loose ends.
 
-    Immutable values, like every record here (:class:`toolwire._record.Record`: a
+    Immutable values, like every record here (:class:`toolwire._speed.record.Record`: a
     frozen dataclass's behaviour without the cost of importing ``dataclasses``).
     Besides the calls it keeps the records a trace needs: ``items`` (every item and how
     it was classified), ``call_records`` (one per call, in the same order: where it came
     from, whether its arguments selector found anything), ``unknown`` (items no entry
     matched, typed or not), ``refused`` (only in the partial reply an
-    :class:`~toolwire.UnmappedCall` carries), and which of the reply's alternatives was
+    :class:`~toolwire.errors.UnmappedCall` carries), and which of the reply's alternatives was
     read (``choice`` of ``choice_count``; ``None`` where the format has no alternatives).
     """
 
@@ -163,7 +163,7 @@ class Reply(Record):
         setfield(self, "choice_count", choice_count)
         # The assistant's text as the spec's `content` reads it (None: the spec reads none,
         # or the reply has none); with read(..., text_format=) the calls written in it are
-        # lifted out (toolwire.wire.content).
+        # lifted out (toolwire._wire.content).
         setfield(self, "text", text)
         setfield(self, "_source", None)
 
@@ -254,7 +254,7 @@ class Reply(Record):
 
 _ReplyBlank = blank_of(Reply)
 """A writable twin of :class:`Reply` (toolwire._speed.blank_of): setting fifteen slots
-through ``setfield`` was a tenth of reading a small reply."""
+through ``setfield`` is a tenth of reading a small reply."""
 
 
 def read_reply_value(

@@ -13,7 +13,7 @@ One object (README "The Reply as JSON" is the reference)::
 
 Each call's fate and record sit in the call's own object, not in arrays beside the calls:
 a consumer filtering calls keeps each call's facts with it. The fate is derived
-(:func:`toolwire.reply.call_fate`), so :func:`reply_from_dict` recomputes it and refuses
+(:func:`toolwire._values.reply.call_fate`), so :func:`reply_from_dict` recomputes it and refuses
 data whose fate disagrees — a hand-edited fate is a lie about the call, not a change.
 """
 

@@ -102,7 +102,7 @@ class TextReply(Record):
     unless the format's spec says the model calls tools while thinking. ``skipped`` lists
     the call regions that yielded no call (their text is still in ``text``),
     ``truncated`` says the reply ended inside a call or reasoning region, and
-    ``refused`` (only in the partial reply an :class:`~toolwire.UnmappedCall` carries)
+    ``refused`` (only in the partial reply an :class:`~toolwire.errors.UnmappedCall` carries)
     the messages addressed to tools no function maps.
     """
 
@@ -133,7 +133,7 @@ class TextReply(Record):
 
     def fates(self) -> tuple[str, ...]:
         """For each call, in order: ``runnable``, ``dropped`` or ``rejected``
-        (:func:`toolwire.reply.call_fate`). The text says exactly which call the end of the
+        (:func:`toolwire._values.reply.call_fate`). The text says exactly which call the end of the
         reply cut (it is ``incomplete``, and dropped), so no complete call is dropped for
         standing last in a truncated reply."""
         return tuple(call_fate(call, False, False) for call in self.calls)

@@ -54,7 +54,7 @@ def lift_text_calls(reply: Reply, text_spec: TextSpec, tools: Any, params: dict[
     """``reply`` with the calls written in its text lifted out by ``text_spec``.
 
     A message the text spec refuses (a Harmony message to a built-in tool) is refused here
-    too: :class:`~toolwire.UnmappedCall` carries this reply, the text's calls lifted, as its
+    too: :class:`~toolwire.errors.UnmappedCall` carries this reply, the text's calls lifted, as its
     partial reply. A call the end of the text cut keeps its ``incomplete`` flag.
     """
     if reply.text is None:

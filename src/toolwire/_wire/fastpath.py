@@ -1,6 +1,6 @@
 """``extract`` for one spec as generated Python: the interpreter's work, minus interpreting.
 
-The interpreter (:mod:`toolwire.wire.interpreter`) walks a spec's tables for every item: it
+The interpreter (:mod:`toolwire._wire.interpreter`) walks a spec's tables for every item: it
 calls the type reader, looks the type up, loops over candidate entries and calls one
 closure per field. All of that is fixed once the spec is loaded, so for ``extract`` this
 module writes it out once per spec as straight-line Python — the dict-walking code one

@@ -6,7 +6,7 @@ structure was damaged. Each spec declares what its replies and its provider's er
 like (``shape`` and ``error``, specs/README.md §1.11-1.12); :func:`check` applies them,
 in this order, on the whole response:
 
-1. the spec's ``error`` holds: :class:`~toolwire.ProviderError`, with the provider's
+1. the spec's ``error`` holds: :class:`~toolwire.errors.ProviderError`, with the provider's
    message, type, code and kept fields;
 2. the spec's ``stream.event`` holds: one event of its stream (§9.9);
 3. the spec's ``shape`` does not hold: :class:`ShapeMismatch`, a ``malformed_response``
@@ -32,7 +32,7 @@ __all__ = ["ShapeMismatch", "check", "provider_error", "refuse_stream_event", "r
 class ShapeMismatch(MalformedResponse):
     """A ``malformed_response`` for a body on which the spec's ``shape`` does not hold.
 
-    The code and fields are :class:`~toolwire.MalformedResponse`'s; the class tells a
+    The code and fields are :class:`~toolwire.errors.MalformedResponse`'s; the class tells a
     registry that the other formats may know the body (specs/README.md §1.11).
     """
 
@@ -96,7 +96,7 @@ def _mismatch(spec: WireSpec, needs: str, data: object) -> ShapeMismatch:
 
 CHECKS_BEFORE_COMPILING = 32
 """How many bodies a spec checks with its closures before its predicates are written out
-as one Python function (:func:`toolwire.wire.fastpred.passing_check`): the closures cost a
+as one Python function (:func:`toolwire._wire.fastpred.passing_check`): the closures cost a
 read of a small reply a tenth to a fifth; a short-lived process reads too few replies to
 gain from compiling (the extract code's rule, :mod:`.interpreter`)."""
 

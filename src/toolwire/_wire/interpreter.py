@@ -68,7 +68,7 @@ def extract(
 ) -> list[ToolCall]:
     """One :class:`ToolCall` per located call item that has a usable name.
 
-    The spec's generated extract function (:mod:`toolwire.wire.fastpath`) answers the regular
+    The spec's generated extract function (:mod:`toolwire._wire.fastpath`) answers the regular
     case; when it declines (``None``), the walk below answers, or raises the exact error.
     """
     if type(data) is dict:
@@ -113,6 +113,13 @@ def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) 
 
 
 WALKS_BEFORE_COMPILING = 32
+"""How many replies a spec's ``extract`` walks before its generated function is compiled.
+
+Generating and compiling that function costs as much as walking tens to hundreds of
+replies, and a short-lived process (a CLI call, a serverless function) reads one. The walk
+gives the same answer (:mod:`.fastpath`), so the first replies walk, and a process that
+reads many compiles soon (docs/decisions/2026-12-03-compile-after-32-replies.md).
+"""
 
 
 def _build_fast(spec: WireSpec, strict: bool | None) -> FastExtract:

@@ -52,7 +52,7 @@ def coerce_response(
 ) -> dict[str, Any]:
     """The response as a JSON object: a dict as given, JSON text (str/bytes) parsed, or an
     SDK's response object as the wire JSON of ``spec``'s format
-    (:mod:`toolwire.interop.objects`, loaded only for such objects)."""
+    (:mod:`toolwire._sdk_objects`, loaded only for such objects)."""
     if isinstance(data, dict):
         return data
     if isinstance(data, (bytes, bytearray, memoryview)):
@@ -77,7 +77,7 @@ def coerce_response(
 
 def _to_wire_json() -> Any:
     """:func:`toolwire._sdk_objects.to_wire_json`, imported on the first SDK object and then
-    kept: an import statement run per object cost ~3% of reading a small reply."""
+    kept: an import statement run per object is a measurable part of reading a small reply."""
     global _TO_WIRE_JSON
     if _TO_WIRE_JSON is None:
         # lazy: SDK object support (16 ms) only for an SDK object
@@ -95,7 +95,7 @@ def response_of(spec: WireSpec, data: Any) -> dict[str, Any]:
     with an SDK's own keys (the spec's ``normalize.detect``) renamed to the wire's.
 
     Every reading of a response starts here, so here it is checked to be one
-    (:func:`toolwire.wire.gate.check`: the provider's error body, a stream event, a body
+    (:func:`toolwire._wire.gate.check`: the provider's error body, a stream event, a body
     without the format's shape are refused before any item is read).
     """
     response = coerce_response(data, spec.format, spec)

@@ -12,9 +12,9 @@ skips it. :class:`Tally` keeps the counts the CLI's summary table shows and chec
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
-from .._speed.record import Record, setfield
 from ._rows import compact_rows, dumps
 
 __all__ = ["Chunk", "Done", "LineReader", "LongLine", "Tally", "process_chunk"]
@@ -22,10 +22,10 @@ __all__ = ["Chunk", "Done", "LineReader", "LongLine", "Tally", "process_chunk"]
 _BLANK = b" \t\r\n"
 
 
-class LineReader(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class LineReader:
     """How to find a record's parts in one line; the fields are dotted paths or None."""
 
-    __slots__ = ("field", "format", "format_field", "id_field", "strict", "tools_field")
     field: str | None
     format: str | None
     format_field: str | None
@@ -42,12 +42,12 @@ class LineReader(Record):
         id_field: str | None = None,
         strict: bool | None = None,
     ) -> None:
-        setfield(self, "field", field)
-        setfield(self, "format", format)
-        setfield(self, "format_field", format_field)
-        setfield(self, "tools_field", tools_field)
-        setfield(self, "id_field", id_field)
-        setfield(self, "strict", strict)
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "format", format)
+        object.__setattr__(self, "format_field", format_field)
+        object.__setattr__(self, "tools_field", tools_field)
+        object.__setattr__(self, "id_field", id_field)
+        object.__setattr__(self, "strict", strict)
 
     @property
     def whole_line(self) -> bool:
@@ -101,34 +101,34 @@ def _bad(record_id: str, message: str, code: str = "bad_record") -> list[dict[st
              "error_message": message, "tools_checked": False}]
 
 
-class LongLine(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class LongLine:
     """A line longer than the reader's bound, read past rather than kept: its size."""
 
-    __slots__ = ("limit", "size")
     size: int
     limit: int
 
     def __init__(self, size: int, limit: int) -> None:
-        setfield(self, "size", size)
-        setfield(self, "limit", limit)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "limit", limit)
 
     def message(self) -> str:
         return (f"the line is {self.size:,} bytes, more than the {self.limit:,} read"
                 " (--max-line-bytes)")
 
 
-class Chunk(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class Chunk:
     """Consecutive lines of one input: ``source`` names it, ``first`` is the first line's number."""
 
-    __slots__ = ("first", "lines", "source")
     source: str
     first: int
     lines: tuple[bytes | LongLine, ...]
 
     def __init__(self, source: str, first: int, lines: tuple[bytes | LongLine, ...]) -> None:
-        setfield(self, "source", source)
-        setfield(self, "first", first)
-        setfield(self, "lines", lines)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "lines", lines)
 
 
 class Tally:
@@ -187,16 +187,16 @@ class Tally:
             self.errors[code] = self.errors.get(code, 0) + n
 
 
-class Done(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class Done:
     """A processed chunk: its rows (JSON Lines text, or compact dicts) and their tally."""
 
-    __slots__ = ("payload", "tally")
     payload: Any
     tally: Tally
 
     def __init__(self, payload: Any, tally: Tally) -> None:
-        setfield(self, "payload", payload)
-        setfield(self, "tally", tally)
+        object.__setattr__(self, "payload", payload)
+        object.__setattr__(self, "tally", tally)
 
 
 def process_chunk(chunk: Chunk, reader: LineReader, as_text: bool) -> Done:

@@ -222,7 +222,7 @@ def _error_rows(
 ) -> list[dict[str, Any]]:
     """A record that could not be read: its summary row with the error, and what it holds.
 
-    An :class:`~toolwire.UnmappedCall` may carry the partial reply (``exc.reply``): its
+    An :class:`~toolwire.errors.UnmappedCall` may carry the partial reply (``exc.reply``): its
     rows come out too, and the unmapped item itself as a refused row.
     """
     message = str(exc) if code != "internal_error" else f"{type(exc).__name__}: {exc}"

@@ -18,9 +18,9 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from .._registry.registry import Registry
-from .._speed.record import Record, setfield
 from ._records import Chunk, Done, LineReader, Tally, process_chunk
 from ._sink import Sink
 from ._source import Input, chunks
@@ -46,10 +46,10 @@ class WorkerDied(Exception):
         self.line = line
 
 
-class Progress(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class Progress:
     """Where a run stands: records done, input bytes read and their total (None: unknown)."""
 
-    __slots__ = ("bytes_done", "bytes_total", "records", "seconds")
     records: int
     bytes_done: int
     bytes_total: int | None
@@ -58,10 +58,10 @@ class Progress(Record):
     def __init__(
         self, records: int, bytes_done: int, bytes_total: int | None, seconds: float
     ) -> None:
-        setfield(self, "records", records)
-        setfield(self, "bytes_done", bytes_done)
-        setfield(self, "bytes_total", bytes_total)
-        setfield(self, "seconds", seconds)
+        object.__setattr__(self, "records", records)
+        object.__setattr__(self, "bytes_done", bytes_done)
+        object.__setattr__(self, "bytes_total", bytes_total)
+        object.__setattr__(self, "seconds", seconds)
 
 
 def cpu_count() -> int:

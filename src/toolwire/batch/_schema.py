@@ -12,9 +12,8 @@ column: arguments and provider data have no fixed shape).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
-
-from .._speed.record import Record, setfield
 
 __all__ = [
     "COLUMNS", "KINDS", "NAMES", "SCHEMA_VERSION", "Column", "empty_row", "markdown_table",
@@ -26,20 +25,20 @@ KINDS = ("reply", "call", "server_call", "refused")
 """The row kinds, in the order a reply's rows come out: its summary row first."""
 
 
-class Column(Record):
+@dataclass(frozen=True, slots=True, init=False)
+class Column:
     """One column: its ``name``, ``type``, the row ``kinds`` it is set on, and what it means."""
 
-    __slots__ = ("description", "kinds", "name", "type")
     name: str
     type: str
     kinds: tuple[str, ...]
     description: str
 
     def __init__(self, name: str, type: str, kinds: tuple[str, ...], description: str) -> None:
-        setfield(self, "name", name)
-        setfield(self, "type", type)
-        setfield(self, "kinds", kinds)
-        setfield(self, "description", description)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "description", description)
 
 
 _ALL = KINDS

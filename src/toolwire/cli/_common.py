@@ -37,7 +37,7 @@ class InputError(Exception):
     """An input that cannot be read at all (exit 1)."""
 
 
-# os.path, not pathlib, on the path of `extract`: see toolwire.paths for why.
+# os.path, not pathlib, on the path of `extract`: see toolwire._paths for why.
 def _examples_dir() -> str:
     return os.path.join(bundled_specs_path(), "examples")
 

@@ -1,7 +1,7 @@
 """``toolwire explain FORMAT [FILE]``: the trace of reading one reply, for a spec author.
 
 Item by item it shows which entry matched (or why none did), what each selector returned,
-the sniff verdict and what ``read`` finally said (:mod:`toolwire.wire.explain`). Readable
+the sniff verdict and what ``read`` finally said (:mod:`toolwire._registry.explain`). Readable
 text by default, ``--json`` for machines. The specs are those ``extract`` uses: the
 bundled ones plus ``TOOLWIRE_SPEC_PATH``.
 """

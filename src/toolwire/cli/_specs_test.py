@@ -4,7 +4,7 @@
 (``*.json`` anywhere below it, meta-schema copies ``*.schema.json`` aside), written in the
 suite's own case format (specs/README.md §4, ``toolwire specs schema case``). The specs load
 on top of the bundled ones, which they may extend, and each test runs through the suite's
-runner (:mod:`toolwire.spec.conformance`), so a case passes here exactly where it would pass
+runner (:mod:`toolwire.conformance._wire_cases`), so a case passes here exactly where it would pass
 in the suite. Exits: 0 every test passed, 1 a test failed or a spec does not load, 2 the
 command line or a case file is wrong (no folder, no cases, a case off the case schema).
 """

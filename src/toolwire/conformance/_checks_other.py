@@ -19,7 +19,7 @@ def _failed(answer: dict[str, Any]) -> list[str]:
 def check_text(name: str, data: dict[str, Any]) -> Check:
     """Each test's text read in the case's text format, with the test's tools: the whole
     reading (or the refusal with its partial reply), compared as the Python suite compares
-    its own (:func:`toolwire.spec.conformance_text.text_differences`)."""
+    its own (:func:`toolwire.conformance._text_cases.text_differences`)."""
     answers = yield [{"id": f"{name}::{index}", "op": "text", "format": data["format"],
                       "text": test["text"], "params": test.get("params", {}),
                       "tools": test.get("tools")}

@@ -3,7 +3,7 @@
 Each check is a generator (:data:`Check`): it yields the requests one test needs, is sent
 their outcomes (``{"result": …}`` or ``{"error": …}``, in the same order) and returns the
 differences, [] for a pass. The comparison is the suite's own
-(:mod:`toolwire.spec.conformance`), on JSON: a Reply as its JSON (specs/README.md §7), an
+(:mod:`toolwire.conformance._wire_cases`), on JSON: a Reply as its JSON (specs/README.md §7), an
 error as its code and facts.
 """
 

@@ -3,7 +3,7 @@
 One comparison for the Python suite (``tests/test_text_conformance.py``) and for
 ``toolwire conformance`` (the ``text`` operation, §10), so the two cannot drift: a test's
 ``expect`` is held key by key against the *reading* as JSON — ``clean_text``
-(``extract_from_text``'s) beside the :class:`~toolwire.text.TextReply`'s JSON (``text``,
+(``extract_from_text``'s) beside the :class:`~toolwire.TextReply`'s JSON (``text``,
 ``reasoning``, ``calls`` with their fates, ``skipped``, ``truncated``, ``refused``) — or against
 the ``unmapped_call`` error whose ``reply`` is the partial TextReply's JSON. Every difference
 comes back as a line naming the place; an empty list is a pass.

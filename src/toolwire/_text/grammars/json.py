@@ -183,7 +183,7 @@ class JsonGrammar:
         """Where the values starting at ``start`` of the whole reply end, read past any
         marker; -1 when none reads.
 
-        Found by :func:`~toolwire.jsontext.classify`, which reads only the value: the C
+        Found by :func:`~toolwire._values.jsontext.classify`, which reads only the value: the C
         decoder's error counts the lines of the whole reply up to where it failed."""
         end = _value_end(text, skip_blanks(text, start), self._starts)
         if end == -1:

@@ -1,6 +1,6 @@
 """The ``pythonic`` payload grammar: ``[get_weather(city="Paris"), …]`` (Llama 3.2 / Llama 4).
 
-The block is read by :mod:`toolwire.text.pyliteral` as literals only, never
+The block is read by :mod:`toolwire._text.pyliteral` as literals only, never
 evaluated. A call whose arguments leave the literal subset (bytes, a name, an
 operator) is kept with ``arguments_undecodable`` and the reason, beside the good calls
 of its list: the tool loop answers it with an error instead of never seeing it. A list

@@ -3,7 +3,7 @@
 Each field names a parser (``content``) that turns the region's text into a value, and
 may name a ``transform`` that reshapes it. The parsers do what transformers' do
 (specs/README.md §1b.6 states each rule), with one departure: the ``json`` parser reads
-strict RFC 8259 JSON (:mod:`toolwire.jsontext`), so ``NaN``, ``Infinity`` and numbers
+strict RFC 8259 JSON (:mod:`toolwire._values.jsontext`), so ``NaN``, ``Infinity`` and numbers
 beyond the double range are not JSON here, where Python's ``json.loads`` reads them.
 
 A parser that cannot read its text raises :class:`ContentError`, whose ``code`` says

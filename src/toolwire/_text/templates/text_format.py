@@ -1,8 +1,8 @@
 """A response template as a toolwire text format: answer, reasoning and calls apart.
 
 transformers' ``parse_response`` returns a message dict; toolwire's text formats return
-``(clean_text, calls)`` (:func:`~toolwire.text.extract_text`) and a
-:class:`~toolwire.text.TextReply` (:func:`~toolwire.text.read_text_spec`). The mapping,
+``(clean_text, calls)`` (:func:`~toolwire._text.extract_text`) and a
+:class:`~toolwire.TextReply` (:func:`~toolwire._text.read_text_spec`). The mapping,
 normative in specs/README.md §1b.6:
 
 * the **calls** are the values of the ``tool_calls`` field's regions: a region whose
