@@ -38,8 +38,9 @@ LAZY = {
     ("toolwire", "toolwire._render"): "rendering: a plain read never renders",
     ("toolwire", "toolwire._stream"): "streaming: thirteen modules a plain read never needs",
     ("toolwire", "toolwire._tools"): "tool checks: jsonschema's machinery",
-    ("toolwire._registry.registry", "toolwire._spec.extends"): "spec files: YAML and checks",
-    ("toolwire._registry.registry", "toolwire._spec.loader"): "spec files: YAML and checks",
+    ("toolwire._registry.loading", "toolwire._spec.extends"): "spec files: YAML and checks",
+    ("toolwire._registry.loading", "toolwire._spec.loader"): "spec files: YAML and checks",
+    ("toolwire._registry.loading", "toolwire._text"): "the text reader, only for text specs",
     ("toolwire._registry.registry", "toolwire._text"): "the text reader, only for text",
     ("toolwire._registry.registry", "toolwire._text.templates.text_format"):
         "response templates, only when one is used",

@@ -22,7 +22,8 @@ from test_properties import mutated_responses
 import toolwire
 from toolwire import Registry
 from toolwire._sdk_objects import normalised
-from toolwire._spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec, compile_wire_spec
+from toolwire._spec.entries import CallEntry, Entry, RefuseEntry
+from toolwire._spec.wirespec import WireSpec, compile_wire_spec
 from toolwire._wire import interpreter
 from toolwire.errors import ToolwireError, UnmappedCall
 

@@ -26,7 +26,8 @@ from typing import Any
 import jmespath
 
 from toolwire import ToolCall
-from toolwire._spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
+from toolwire._spec.entries import CallEntry, Entry, RefuseEntry
+from toolwire._spec.wirespec import WireSpec
 from toolwire._values.arguments import decode_arguments_coded
 from toolwire._values.json_values import copy_json
 from toolwire.errors import MalformedResponse, ProviderError, UnknownItemType, UnmappedCall

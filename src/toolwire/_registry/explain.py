@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .._spec import Entry, WireSpec
-    from .._spec.wirespec import Source
+    from .._spec.entries import Source
     from .registry import Registry
 
 __all__ = ["explain"]

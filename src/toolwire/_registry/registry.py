@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 
 from .._paths import bundled_specs_dir
-from .._spec import WireSpec, compile_wire_spec
+from .._spec import WireSpec
 from .._spec.bundle import bundled_parts
 from .._spec.source import install_default
 from .._speed import TYPE_CHECKING, allocate_lock
@@ -29,6 +29,7 @@ from .._wire.elsewhere import (
 )
 from .._wire.structured import structured_call
 from ..errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
+from .loading import bundled_text_specs, load_folder
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -44,59 +45,6 @@ if TYPE_CHECKING:
 __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 
 SPEC_PATH_VARIABLE = "TOOLWIRE_SPEC_PATH"
-
-
-def spec_files(folder: Path) -> list[Path]:
-    if folder.is_file():
-        return [folder]
-    if not folder.is_dir():
-        raise SpecError([SpecProblem(str(folder), 0, 0, "", "no such spec folder", "unreadable")])
-    found = [*folder.rglob("*.yaml"), *folder.rglob("*.yml")]  # .yml is read like .yaml
-    return sorted(p for p in found if "conformance" not in p.parts)
-
-
-def _load_folder(
-    folder: Path, below: dict[str, Document] | None = None
-) -> tuple[list[WireSpec], list[TextSpec]]:
-    """Every spec below ``folder``; every problem of every file raised at once.
-
-    A wire spec's ``extends`` resolves among this folder's specs, then in ``below``: the
-    resolved specs of the folders loaded before, which then gain this folder's.
-    """
-    # Imported here: the YAML path (strict YAML, meta-schema, extends) costs a process
-    # tens of milliseconds, and the bundled specs do without it (toolwire._spec.bundle).
-    # lazy: YAML, the meta-schema and extends only for spec files
-    from .._spec.extends import compiled_data, resolve_layer
-    from .._spec.loader import read_document  # lazy: as above: the bundled specs do without
-
-    text: list[TextSpec] = []
-    problems: list[SpecProblem] = []
-    docs: dict[str, Document] = {}
-    for path in spec_files(folder):
-        try:
-            doc = read_document(path)
-            if isinstance(doc.data, dict) and doc.data.get("kind") == "text":
-                # lazy: the text reader (47 ms) only for text specs
-                from .._text import compile_text_spec
-
-                text.append(compile_text_spec(doc))
-                continue
-            if path.stem in docs:
-                first = docs[path.stem].path
-                problems.append(SpecProblem(str(path), 1, 1, "", f"format {path.stem!r} is"
-                                            f" defined twice (also {first})", "format-name"))
-                continue
-            docs[path.stem] = doc
-        except SpecError as exc:
-            problems.extend(exc.problems)
-    resolution = resolve_layer(docs, below)
-    problems.extend(resolution.problems)
-    if problems:
-        raise SpecError(problems)
-    wire = [compile_wire_spec(compiled_data(d), d.path) for d in resolution.documents.values()]
-    if below is not None:
-        below.update(resolution.documents)
-    return wire, text
 
 
 def _lookup(table: Mapping[str, _Spec], fmt: str) -> _Spec:
@@ -193,7 +141,7 @@ class Registry:
         parts = bundled_parts()
         if parts is None:
             return cls.from_paths(include_bundled=True, include_env=False)
-        registry = cls(text_loader=_bundled_text_specs)
+        registry = cls(text_loader=bundled_text_specs)
         registry._pending, registry._pending_sniffs = parts  # compiled on first use
         return registry
 
@@ -233,7 +181,7 @@ class Registry:
         for index, folder in enumerate(folders + user):
             is_user = index >= len(folders)
             try:
-                found_wire, found_text = _load_folder(folder, below)
+                found_wire, found_text = load_folder(folder, below)
             except SpecError as exc:
                 problems.extend(exc.problems)
                 continue
@@ -493,12 +441,6 @@ class Registry:
     ) -> tuple[str, list[ToolCall]]:
         """Hermes ``<tool_call>`` blocks lifted out of ``text``."""
         return self.extract_from_text("hermes", text, tag=tag)
-
-
-def _bundled_text_specs() -> list[TextSpec]:
-    """The bundled text specs (the wire specs in that folder are in the bundle too)."""
-    folder = bundled_specs_dir() / "text"
-    return _load_folder(folder)[1] if folder.is_dir() else []
 
 
 _DEFAULT: Registry | None = None

@@ -9,24 +9,22 @@ Modules: :mod:`.strict_yaml` (the YAML reader), :mod:`.yaml_messages` (its error
 author's words), :mod:`.loader` (one document's checks, with :mod:`.predicates`,
 :mod:`.bare_names`, :mod:`.stream_part` and :mod:`.tools_part`), :mod:`.extends`
 (dialects merged onto their base), :mod:`.load` (a file end to end), :mod:`.wirespec` (the
-compiled model), :mod:`.bundle` (the precompiled bundled specs), :mod:`.source` (specs by
-name, as the readers ask for them), :mod:`.skeleton` (``toolwire specs new``) and
-:mod:`.sniff_overlap` (sniff predicates that tie).
+compiled model, its parts in :mod:`.entries`), :mod:`.bundle` (the precompiled bundled
+specs), :mod:`.source` (specs by name, as the readers ask for them), :mod:`.skeleton`
+(``toolwire specs new``) and :mod:`.sniff_overlap` (sniff predicates that tie).
 """
 
 from __future__ import annotations
 
-from .wirespec import (
-    KINDS,
+from .entries import (
     CallEntry,
     Entry,
     IgnoreEntry,
     RefuseEntry,
     RenderPart,
     ServerEntry,
-    WireSpec,
-    compile_wire_spec,
 )
+from .wirespec import KINDS, WireSpec, compile_wire_spec
 
 __all__ = [
     "KINDS",

@@ -32,7 +32,8 @@ from .._expression import Expression
 from .._paths import PACKAGE_DIR, bundled_specs_path
 from .._speed import TYPE_CHECKING
 from .._speed.cjson import loads, make_scan
-from .wirespec import CallEntry, ServerEntry, WireSpec, compile_wire_spec
+from .entries import CallEntry, ServerEntry
+from .wirespec import WireSpec, compile_wire_spec
 
 if TYPE_CHECKING:
     from typing import Any, Final

@@ -45,11 +45,12 @@ from .._paths import bundled_specs_dir
 from ..errors import SpecError, SpecProblem
 from . import strict_yaml
 from .bare_names import bare_literal_message, bare_literal_name
+from .entries import render_expressions
 from .predicates import PREDICATE_POINTER, predicate_problem
 from .stream_part import stream_expressions, stream_problems
 from .strict_yaml import Document, escape_pointer
 from .tools_part import tools_expressions, tools_problems
-from .wirespec import KINDS, render_expressions
+from .wirespec import KINDS
 
 __all__ = ["check_wire_document", "read_document"]
 

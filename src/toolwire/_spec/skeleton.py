@@ -20,8 +20,9 @@ from typing import Any, Final
 
 from .._paths import bundled_specs_dir
 from ..errors import SpecProblem
+from .entries import CallEntry
 from .strict_yaml import Document, escape_pointer
-from .wirespec import CallEntry, WireSpec
+from .wirespec import WireSpec
 
 __all__ = [
     "FORMAT_PATTERN", "SCHEMA_NAME", "TODO", "ensure_schema_copy", "render_skeleton",

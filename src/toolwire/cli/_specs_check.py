@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._paths import bundled_specs_dir
-from .._registry.registry import Registry, spec_files
+from .._registry.loading import spec_files
+from .._registry.registry import Registry
 from .._spec.loader import read_document
 from .._spec.skeleton import todo_problems
 from .._spec.sniff_overlap import Response, case_responses, overlaps
