@@ -23,10 +23,7 @@ from .._values.reply import Reply
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
 from .._wire.content import lift_text_calls
-from .._wire.elsewhere import (
-    elsewhere,  # see _error_of
-    error_of,
-)
+from .._wire.elsewhere import elsewhere, error_of
 from .._wire.structured import structured_call
 from ..errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
 from .loading import bundled_text_specs, load_folder
@@ -397,9 +394,6 @@ class Registry:
     def _error_of(self, response: dict[str, Any]) -> ProviderError | None:
         """The provider error ``response`` is for the first format, in sniff order, whose
         ``error`` holds on it (:mod:`toolwire._wire.elsewhere`); None where none does."""
-        # Imported here: it loads collections.abc, which a cold read does without
-        # (tests/test_lazy_imports.py), and only a body no format reads comes here.
-
         return error_of(self._sniff_order, self.spec, response)
 
     def _elsewhere(

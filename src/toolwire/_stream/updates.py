@@ -57,7 +57,6 @@ class StreamUpdate:
         data: dict[str, Any] = {"kind": self.kind}
         if self.call is not None:
             # The fate is known at hand-out: a call handed out early is never dropped later.
-
             data["call"] = {**self.call.to_dict(), "fate": call_fate(self.call, False, False)}
         if self.server_call is not None:
             data["server_call"] = self.server_call.to_dict()
