@@ -2,7 +2,7 @@
 
 The cases are JSON so any implementation can run them; this module only finds them
 and gives each test an id of the form ``<file>::<index>`` for pytest. Running and comparing
-lives in :mod:`toolwire.spec.conformance`, which ``toolwire specs test`` shares.
+lives in :mod:`toolwire.conformance._wire_cases`, which ``toolwire specs test`` shares.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolwire.spec.conformance import call_dicts as call_dicts
-from toolwire.spec.conformance import call_view as call_view
-from toolwire.spec.conformance import record_differences
+from toolwire.conformance._wire_cases import call_dicts as call_dicts
+from toolwire.conformance._wire_cases import call_view as call_view
+from toolwire.conformance._wire_cases import record_differences
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "specs" / "conformance"

@@ -57,7 +57,7 @@ def run(fmt: str | None, test: dict[str, Any], *, events: list[Any] | None = Non
         else:
             for event in events if events is not None else events_of(test):
                 updates.extend(acc.feed(event))
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         return acc, updates, exc
     return acc, updates, None
 

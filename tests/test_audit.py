@@ -7,7 +7,7 @@ from pathlib import Path
 
 from toolwire import Registry
 from toolwire.cli import main
-from toolwire.cli.audit import COLUMNS, GENERATE_COMMAND, formats_markdown, formats_table
+from toolwire.cli._audit import COLUMNS, GENERATE_COMMAND, formats_markdown, formats_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "formats.md"

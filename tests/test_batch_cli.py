@@ -128,7 +128,7 @@ def test_rows_go_to_stdout_and_the_summary_to_stderr_with_out_dash(
 
 def test_a_terminal_shows_a_progress_bar_with_rate_and_eta() -> None:
     from toolwire.batch import Progress
-    from toolwire.cli.batch import _Bar
+    from toolwire.cli._batch import _Bar
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -116,8 +116,8 @@ def test_rows_are_written_under_a_temporary_name_and_renamed_when_complete(
 ) -> None:
     _needs(out)
     from toolwire.batch import LineReader, Progress, run_batch
-    from toolwire.batch.sink import open_sink
-    from toolwire.batch.source import open_inputs
+    from toolwire.batch._sink import open_sink
+    from toolwire.batch._source import open_inputs
 
     source = _input(tmp_path, 2000)
     target = tmp_path / out
@@ -290,7 +290,7 @@ def test_a_line_nested_100000_deep_is_its_own_error_row(tmp_path: Path, field: b
 def test_a_record_whose_reading_fails_is_its_error_row_and_the_run_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolwire.batch import records
+    from toolwire.batch import _records as records
 
     calls = {"n": 0}
     real = records.LineReader.rows
@@ -330,8 +330,8 @@ def test_a_line_too_long_is_never_held_whole() -> None:
     """The reader hands on pieces of at most the bound, whatever the line's length."""
     import io
 
-    from toolwire.batch.records import LongLine
-    from toolwire.batch.source import Input
+    from toolwire.batch._records import LongLine
+    from toolwire.batch._source import Input
 
     class Recorded(io.BytesIO):
         largest = 0
@@ -360,7 +360,7 @@ def test_blank_lines_are_skipped_and_counted_with_several_processes(tmp_path: Pa
 
 def test_run_batch_refuses_more_processes_than_its_bound() -> None:
     from toolwire.batch import LineReader, max_jobs, run_batch
-    from toolwire.batch.sink import Sink
+    from toolwire.batch._sink import Sink
 
     with pytest.raises(ValueError, match="per core"):
         run_batch([], Sink(), LineReader(), max_jobs() + 1)
@@ -369,7 +369,7 @@ def test_run_batch_refuses_more_processes_than_its_bound() -> None:
 def test_an_output_that_cannot_be_finished_is_left_partial_with_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolwire.batch import sink
+    from toolwire.batch import _sink as sink
 
     def full(self: sink.Target) -> None:
         raise OSError(28, "No space left on device")

@@ -40,7 +40,7 @@ def check_rows_against_read(
     summary = found[0]
     try:
         reply = toolwire.read(fmt, body, strict=strict)
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         assert summary["error_code"] == exc.code
         assert summary["error_message"] == str(exc)
         return
@@ -198,7 +198,7 @@ def test_the_column_schema_is_the_versioned_one() -> None:
 
 
 def test_the_readme_documents_every_column_in_order() -> None:
-    from toolwire.batch.schema import markdown_table
+    from toolwire.batch._schema import markdown_table
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert markdown_table() in readme, "README's column table is stale: paste markdown_table()"
@@ -216,7 +216,7 @@ def test_the_readme_batch_examples_run() -> None:
 
 
 def test_spark_rows_give_every_record_its_row_whatever_fails_in_one() -> None:
-    from toolwire.batch.arrow import RowsFrom
+    from toolwire.batch._arrow import RowsFrom
 
     class Unprintable:
         def __repr__(self) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire.interop.objects import normalised
+from toolwire._sdk_objects import normalised
 
 from conformance import cases, each_test
 
@@ -46,7 +46,7 @@ def _outcome(extract: Any, response: Any) -> tuple[Any, ...]:
     format cannot know."""
     try:
         return ("calls", [call.to_dict() for call in extract(response)])
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         where = (getattr(exc, "item_index", None), getattr(exc, "item_type", None))
         if exc.code in ("provider_error", "malformed_response") and where == (None, None):
             return ("error", "not a reply", *where)

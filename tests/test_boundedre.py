@@ -1,4 +1,4 @@
-"""toolwire.boundedre: a developer's regular expression on a model's text, with a bound.
+"""toolwire._boundedre: a developer's regular expression on a model's text, with a bound.
 
 The engines agree with :mod:`re` (the generated patterns below: where and whether they
 match, and their groups outside loops whose body can match empty); the patterns that
@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolwire import RegexBudgetExceeded, ToolwireError, boundedre
-from toolwire.boundedre._parse import Node, parse
-from toolwire.boundedre._program import _nullable
+from toolwire import _boundedre as boundedre
+from toolwire._boundedre.parse import Node, parse
+from toolwire._boundedre.program import _nullable
+from toolwire.errors import RegexBudgetExceeded, ToolwireError
 
 # --- the same answers as re -------------------------------------------------------------
 

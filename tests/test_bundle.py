@@ -1,7 +1,7 @@
 """The precompiled bundle of the bundled wire specs is fresh, faithful, and never shadows YAML.
 
-``src/toolwire/spec/_bundle.json`` lets a process read replies without parsing YAML or JMESPath
-(:mod:`toolwire.spec.bundle`); these tests make sure it says exactly what the spec files say.
+``src/toolwire/_spec/_bundle.json`` lets a process read replies without parsing YAML or JMESPath
+(:mod:`toolwire._spec.bundle`); these tests make sure it says exactly what the spec files say.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from toolwire import Registry
-from toolwire.spec.bundle import BUNDLE_PATH, load_bundled_specs, read_bundle, spec_expressions
-from toolwire.spec.wirespec import WireSpec
+from toolwire._spec.bundle import BUNDLE_PATH, load_bundled_specs, read_bundle, spec_expressions
+from toolwire._spec.wirespec import WireSpec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
@@ -37,14 +37,14 @@ def _shape(spec: WireSpec) -> dict[str, Any]:
 
 def test_the_bundle_is_fresh() -> None:
     assert Path(BUNDLE_PATH).read_text(encoding="utf-8") == gen_bundle.build_bundle(), (
-        f"src/toolwire/spec/_bundle.json is stale: run `{gen_bundle.COMMAND}`"
+        f"src/toolwire/_spec/_bundle.json is stale: run `{gen_bundle.COMMAND}`"
         " after editing specs/wire"
     )
 
 
 def test_the_bundle_is_used_when_fresh() -> None:
     assert load_bundled_specs() is not None, (
-        f"src/toolwire/spec/_bundle.json is stale or unreadable: run `{gen_bundle.COMMAND}`"
+        f"src/toolwire/_spec/_bundle.json is stale or unreadable: run `{gen_bundle.COMMAND}`"
     )
 
 

@@ -7,8 +7,8 @@ import gc
 from pathlib import Path
 
 import toolwire
-from toolwire.spec import WireSpec
-from toolwire.wire.stream import Accumulator
+from toolwire._spec import WireSpec
+from toolwire._stream import Accumulator
 
 PROBE = """\
 spec_version: 1

@@ -120,7 +120,7 @@ def test_console_script_runs_in_a_subprocess(module: str) -> None:
     ],
 )
 def test_plain_extract_reads_as_argparse_does(argv: list[str]) -> None:
-    from toolwire.cli.main import _parser, _plain_extract
+    from toolwire.cli._main import _parser, _plain_extract
 
     fast = _plain_extract(argv)
     assert fast is not None
@@ -140,6 +140,6 @@ def test_plain_extract_reads_as_argparse_does(argv: list[str]) -> None:
     ],
 )
 def test_plain_extract_leaves_everything_else_to_argparse(argv: list[str]) -> None:
-    from toolwire.cli.main import _plain_extract
+    from toolwire.cli._main import _plain_extract
 
     assert _plain_extract(argv) is None

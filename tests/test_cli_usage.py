@@ -131,7 +131,7 @@ def _subcommands(parser: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tupl
 
 
 def test_every_subcommand_help_has_a_description() -> None:
-    from toolwire.cli.parser import build_parser
+    from toolwire.cli._parser import build_parser
 
     found = dict(_subcommands(build_parser()))
     assert {"extract", "batch", "specs", "specs export"} <= {" ".join(p) for p in found}
@@ -288,7 +288,7 @@ def test_a_yml_file_is_read_like_a_yaml_file(tmp_path: Path,
     registry = toolwire.Registry.from_paths(tmp_path)
     call = registry.extract("dialect", {"calls": [{"name": "f", "arguments": {}}]})
     assert [c.name for c in call] == ["f"]
-    from toolwire.spec import load_wire_spec
+    from toolwire._spec.load import load_wire_spec
 
     assert load_wire_spec(tmp_path / "dialect.yml").format == "dialect"
 

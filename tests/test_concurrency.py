@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
-import toolwire.registry
-from toolwire import Registry, ToolwireError
+import toolwire._registry.registry
+from toolwire import Registry
+from toolwire.errors import ToolwireError
 
 from conformance import cases, each_test
 
@@ -106,7 +107,7 @@ def test_a_fresh_registry_warms_up_safely_under_threads() -> None:
 
 
 def test_the_default_registry_is_built_once_under_a_race(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(toolwire.registry, "_DEFAULT", None)
+    monkeypatch.setattr(toolwire._registry.registry, "_DEFAULT", None)
     barrier = threading.Barrier(THREADS)
 
     def build(_: int) -> int:

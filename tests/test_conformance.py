@@ -1,6 +1,6 @@
 """Runs every wire-format conformance case (``specs/conformance/<format>/*.json``).
 
-The running and comparing is :func:`toolwire.spec.conformance.run_wire_test`, the same
+The running and comparing is :func:`toolwire.conformance._wire_cases.run_wire_test`, the same
 code ``toolwire specs test`` runs an author's cases with; a test passes when it reports no
 difference.
 """
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire.spec.conformance import run_wire_test
+from toolwire.conformance._wire_cases import run_wire_test
 
 from conformance import Case, cases, each_test
 

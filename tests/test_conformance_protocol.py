@@ -182,7 +182,7 @@ def test_an_empty_command_is_a_usage_error() -> None:
 # The reference's own answers with one thing changed: each text key the check compares.
 _TEXT_PROGRAM = """import json, sys
 sys.path.insert(0, {src!r})
-from toolwire.conformance.reference import answer
+from toolwire.conformance._reference import answer
 for line in sys.stdin:
     request = json.loads(line)
 {before}

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from toolwire import Registry
+from toolwire._registry.explain import explain
 from toolwire.cli import main
-from toolwire.wire.explain import explain
 
 ROOT = Path(__file__).resolve().parent.parent
 

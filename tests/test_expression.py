@@ -10,8 +10,8 @@ import jmespath
 import pytest
 from jmespath import functions as jmespath_functions
 
-from toolwire.expression.closures import SIGNATURES
-from toolwire.expression.compiler import (
+from toolwire._expression.closures import SIGNATURES
+from toolwire._expression.compiler import (
     MAX_DEPTH,
     MAX_LENGTH,
     STANDARD_FUNCTIONS,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from toolwire.expression import EvaluationError
-from toolwire.expression.portable import compile_spec_expression
+from toolwire._expression import EvaluationError
+from toolwire._expression.portable import compile_spec_expression
 
 from conformance import Case, cases, each_test
 

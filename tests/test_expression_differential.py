@@ -1,6 +1,6 @@
 """The compiled closures agree with jmespath.py on random documents and expressions.
 
-jmespath.py is the reference semantics; the closures in ``toolwire.expression.closures``
+jmespath.py is the reference semantics; the closures in ``toolwire._expression.closures``
 must give the very same JSON value, or raise where it raises. Expressions are built from
 a grammar of the portable subset, their fields drawn from the keys the documents use.
 """
@@ -14,7 +14,7 @@ import jmespath
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from toolwire.expression import EvaluationError, ExpressionError, compile_expression
+from toolwire._expression import EvaluationError, ExpressionError, compile_expression
 
 KEYS = ["a", "b", "c", "type", "name", "id", "items"]
 

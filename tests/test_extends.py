@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from toolwire import Registry, SpecError
-from toolwire.spec import load_wire_spec
-from toolwire.spec.wirespec import WireSpec
+from toolwire import Registry
+from toolwire._spec.load import load_wire_spec
+from toolwire._spec.wirespec import WireSpec
+from toolwire.errors import SpecError
 
 BASE = """\
 spec_version: 1

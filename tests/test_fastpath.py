@@ -1,6 +1,6 @@
 """The generated extract functions agree with the interpreter's walk, or step aside.
 
-:mod:`toolwire.wire.fastpath` writes each spec's ``extract`` as straight Python for the regular
+:mod:`toolwire._wire.fastpath` writes each spec's ``extract`` as straight Python for the regular
 case and returns ``None`` (the walk then answers) for anything irregular. The property
 checked here, on every conformance response and on thousands of damaged variants of
 them: whenever the generated function answers, the walk gives the same calls (every field,
@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from toolwire import Registry, ToolwireError
-from toolwire.spec.wirespec import WireSpec, compile_wire_spec
-from toolwire.wire import interpreter
-from toolwire.wire.fastpath import build_fast_extract
+from toolwire import Registry
+from toolwire._spec.wirespec import WireSpec, compile_wire_spec
+from toolwire._wire import interpreter
+from toolwire._wire.fastpath import build_fast_extract
+from toolwire.errors import ToolwireError
 
 from conformance import cases, each_test
 

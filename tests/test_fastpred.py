@@ -1,4 +1,4 @@
-"""Predicates written out as Python (toolwire.wire.fastpred) hold exactly where the
+"""Predicates written out as Python (toolwire._wire.fastpred) hold exactly where the
 engine's closures yield ``true``, and raise where they raise."""
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolwire import Registry
-from toolwire.expression import compile_expression, element_of, field_of
-from toolwire.wire.fastpath import _engine_error
-from toolwire.wire.fastpred import condition
+from toolwire._expression import compile_expression, element_of, field_of
+from toolwire._wire.fastpred import condition, engine_error
 
 REGISTRY = Registry.bundled()
 FORMS = [
@@ -40,7 +39,7 @@ VALUES = st.recursive(
                             st.dictionaries(st.sampled_from(KEYS), inner, max_size=4)),
     max_leaves=12,
 )
-NAMESPACE = {"_get": field_of, "_index": element_of, "_engine_error": _engine_error}
+NAMESPACE = {"_get": field_of, "_index": element_of, "_engine_error": engine_error}
 
 
 def _outcome(run: Any) -> tuple[str, Any]:

@@ -3,7 +3,7 @@
 Each test is one shape a broken or hostile server can send: nesting far past the
 interpreter's stack, huge strings and lists, bytes that are not UTF-8, lone surrogates,
 duplicate keys, numbers no double holds, NaN. The promise is the same for all: a value or
-a :class:`toolwire.ToolwireError`, in time proportional to the input. Time bounds are
+a :class:`toolwire.errors.ToolwireError`, in time proportional to the input. Time bounds are
 generous (a loaded CI machine must pass them); they catch a hang, not a slowdown.
 """
 
@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import MalformedResponse, ToolCall
+from toolwire import ToolCall
 from toolwire.cli import main as cli_main
+from toolwire.errors import MalformedResponse
 
 DEEP = 100_000
 
@@ -91,7 +92,7 @@ def within(seconds: float) -> Iterator[None]:
 def only_toolwire_errors(run: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         return run(*args, **kwargs)
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         return exc
 
 
@@ -209,7 +210,7 @@ def test_responses_reply_of_100000_items_is_read_in_order() -> None:
 def test_responses_reply_of_100000_refusable_items_refuses_the_first() -> None:
     items = [{"type": "computer_call", "id": f"cu_{i}", "call_id": f"c_{i}"}
              for i in range(100_000)]
-    with within(60), pytest.raises(toolwire.UnmappedCall) as caught:
+    with within(60), pytest.raises(toolwire.errors.UnmappedCall) as caught:
         toolwire.extract("responses", {"status": "completed", "output": items})
     assert caught.value.item_index == 0
 

@@ -2,7 +2,7 @@
 
 ``TOOLWIRE_SPEC_PATH`` and ``Registry.from_paths`` read YAML a user (or whoever wrote into
 the user's folder) supplied. Alias bombs, nesting past any stack, files that are not
-mappings and expressions of absurd length must each end in a :class:`toolwire.SpecError`
+mappings and expressions of absurd length must each end in a :class:`toolwire.errors.SpecError`
 that says ``file:line:col`` and which rule, in bounded time and memory — and a user spec
 that replaces a bundled one is shown as such by ``toolwire specs list``.
 """
@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-import toolwire.registry
-from toolwire import Registry, SpecError
+import toolwire._registry.registry
+from toolwire import Registry
+from toolwire._paths import bundled_specs_dir
+from toolwire._spec.load import load_wire_spec
 from toolwire.cli import main as cli_main
-from toolwire.paths import bundled_specs_dir
-from toolwire.spec import load_wire_spec
+from toolwire.errors import SpecError
 
 VALID_HEAD = """\
 spec_version: 1
@@ -170,7 +171,7 @@ def test_user_spec_replacing_a_bundled_one_is_listed_as_such(
     assert registry.spec("openai").title.startswith("Shadow of ")
 
     monkeypatch.setenv("TOOLWIRE_SPEC_PATH", str(folder))
-    monkeypatch.setattr(toolwire.registry, "_DEFAULT", None)
+    monkeypatch.setattr(toolwire._registry.registry, "_DEFAULT", None)
     out = io.StringIO()
     assert cli_main(["specs", "list", "--json"], out=out) == 0
     rows = {row["format"]: row for row in json.loads(out.getvalue())}
@@ -205,7 +206,7 @@ def test_an_extends_of_a_megabyte_is_refused_in_short_lines(tmp_path: Path) -> N
 
 
 def test_a_spec_file_beyond_the_size_bound_is_refused_unread(tmp_path: Path) -> None:
-    from toolwire.spec.loader import MAX_SPEC_BYTES
+    from toolwire._spec.loader import MAX_SPEC_BYTES
 
     padding = "# " + "x" * 78 + "\n"
     text = VALID_HEAD + padding * (MAX_SPEC_BYTES // len(padding) + 1)

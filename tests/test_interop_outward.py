@@ -100,7 +100,7 @@ def test_langchain_agrees_with_toolwire_on_well_formed_openai_calls() -> None:
             continue
         try:
             items = toolwire.locate("openai", body)
-        except toolwire.ToolwireError:
+        except toolwire.errors.ToolwireError:
             continue  # read leniently in its case; LangChain's parser has no such mode
         texts = [i.get("function", {}).get("arguments") for i in items]
         if not all(isinstance(t, str) and t.strip().startswith("{") for t in texts):

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from toolwire import ToolwireError
-from toolwire.spec.loader import check_wire_document
-from toolwire.spec.strict_yaml import Document
-from toolwire.spec.wirespec import compile_wire_spec
-from toolwire.wire import interpreter
+from toolwire._spec.loader import check_wire_document
+from toolwire._spec.strict_yaml import Document
+from toolwire._spec.wirespec import compile_wire_spec
+from toolwire._wire import interpreter
+from toolwire.errors import ToolwireError
 
 from conformance import Case, call_dicts, cases, check_records, each_test
 

@@ -156,7 +156,7 @@ def test_the_js_reply_json_equals_pythons_for_every_wire_case(
 def _turn(make: Any) -> dict[str, Any]:
     try:
         return {"turn": make()}
-    except toolwire.ToolwireError as error:
+    except toolwire.errors.ToolwireError as error:
         return {"error": error.code}
 
 
@@ -273,11 +273,11 @@ stream:
 
 
 def _python_problems(folder: Path, name: str) -> list[dict[str, Any]]:
-    from toolwire.spec import load_wire_spec
+    from toolwire._spec.load import load_wire_spec
 
     try:
         load_wire_spec(folder / name)
-    except toolwire.SpecError as error:
+    except toolwire.errors.SpecError as error:
         return [{"rule": p.rule, "line": p.line, "col": p.col, "pointer": p.pointer}
                 | ({} if Path(p.path).name == name else {"file": Path(p.path).name})
                 for p in error.problems]

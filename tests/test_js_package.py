@@ -22,7 +22,7 @@ from test_conformance_protocol import assert_every_required_case_passes
 
 import toolwire
 from toolwire.cli import main
-from toolwire.conformance.reference import answer as python_answer
+from toolwire.conformance._reference import answer as python_answer
 
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "tools" / "js"
@@ -260,7 +260,7 @@ def test_read_text_takes_tools_as_python_does_and_refuses_as_extract_does(
     node: str, app: Path,
 ) -> None:
     from toolwire import Tools
-    from toolwire.text import read_text
+    from toolwire._text import read_text
 
     out = json.loads(_node(node, app, READ_TEXT))
     text = '<tool_call>{"name": "search", "arguments": {}}</tool_call>'

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from toolwire import UnmappedCall
-from toolwire.text import TextReply, extract_from_text, read_text
+from toolwire._text import TextReply, extract_from_text, read_text
+from toolwire.errors import UnmappedCall
 
 from conformance import call_view
 

@@ -1,4 +1,4 @@
-"""toolwire.jsonc reads and writes JSON exactly as the json package does, without importing it."""
+"""toolwire._speed.cjson reads and writes JSON exactly as the json package does, without json."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwire import jsonc
+from toolwire._speed import cjson as jsonc
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 VALUES = st.recursive(

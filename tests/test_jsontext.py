@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwire.jsontext import MAX_DEPTH, JsonFault, classify, loads, scan_at
+from toolwire._values.jsontext import MAX_DEPTH, JsonFault, classify, loads, scan_at
 
 _ALPHABET = st.sampled_from([*'{}[]":,. -+0123456789eEtrufalsnNI\\u\t\nx', "\x01", "é"])
 

@@ -1,17 +1,23 @@
 """Reading a reply with the bundled specs imports no YAML, JSON Schema or JMESPath parser.
 
 The design keeps those to loading and checking specs: the bundled specs arrive
-precompiled (``src/toolwire/spec/_bundle.json``), so a process that only reads replies never
-pays for them. Checked in a fresh interpreter, where ``sys.modules`` starts clean.
+precompiled (``src/toolwire/_spec/_bundle.json``), so a process that only reads replies never
+pays for them. Checked in a fresh interpreter, against what a bare interpreter of the same
+environment has already loaded: a module that the site's own start-up imports (a ``.pth``
+file importing ``typing``, say) is no module toolwire loaded.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,44 +31,61 @@ REPLY = {
 
 HEAVY = (
     "yaml", "jsonschema", "jmespath", "argparse",
-    # this round's subsystems: batch rows, Spark, interop conversions, and what they pull in
-    "toolwire.batch", "toolwire.spark", "toolwire.interop", "toolwire.cli.batch",
+    # the subsystems: batch rows, Spark, interop conversions, and what they pull in
+    "toolwire.batch", "toolwire.spark", "toolwire.interop", "toolwire.cli._batch",
     "multiprocessing", "gzip", "pyarrow", "pyspark", "pandas",
-    # typing (with the re and contextlib it pulls in) once cost a cold CLI about a third of
-    # its start-up: modules on the reading path import it only under TYPE_CHECKING
+    # typing (with the re and contextlib it pulls in) costs a cold command about as much as
+    # Python's own start-up: the modules of the reading path never import it at run time
     "typing",
 )
 
-SUBSYSTEMS = ("toolwire.wire.stream", "toolwire.tools", "toolwire.wire.render",
-              "toolwire.interop", "toolwire.batch", "toolwire.spark", "toolwire.cli.stream",
-              "toolwire.cli.tools", "toolwire.cli.batch",
+SUBSYSTEMS = ("toolwire._stream", "toolwire._tools", "toolwire._render",
+              "toolwire.interop", "toolwire.batch", "toolwire.spark", "toolwire.cli._stream",
+              "toolwire.cli._tools", "toolwire.cli._batch",
               # the spec author's tools: explain, specs test, the check's overlap finder
-              "toolwire.wire.explain", "toolwire.cli.explain", "toolwire.cli.specs_test",
-              "toolwire.cli.choice", "toolwire.spec.conformance", "toolwire.spec.sniff_overlap",
-              "toolwire.spec.predicates", "toolwire.spec.yaml_messages",
-              # Hugging Face response templates (issue 14.3): loaded only when one is used
-              "toolwire.text.response_template", "toolwire.cli.response_template")
-"""This round's subsystems, whichever exist: none is loaded by a plain extract or read."""
+              "toolwire._registry.explain", "toolwire.cli._explain", "toolwire.cli._specs_test",
+              "toolwire.cli._choice", "toolwire.conformance._wire_cases",
+              "toolwire._spec.sniff_overlap",
+              "toolwire._spec.predicates", "toolwire._spec.yaml_messages",
+              # Hugging Face response templates: loaded only when one is used
+              "toolwire._text.templates.load", "toolwire.cli._response_template")
+"""The subsystems, whichever exist: none is loaded by a plain extract or read."""
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    return env
+
+
+@functools.cache
+def bare_modules() -> frozenset[str]:
+    """The modules a bare interpreter of this environment holds before any code runs: its
+    own start-up and the site's (``.pth`` files included)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; print(repr(sorted(sys.modules)))"],
+        env=_env(), capture_output=True, text=True, check=True,
+    )
+    return frozenset(ast.literal_eval(done.stdout.splitlines()[-1]))
 
 
 def _loaded_after(code: str) -> dict[str, object]:
+    heavy = tuple(m for m in HEAVY if m not in bare_modules())
     program = (
         "import json, sys\n"
         f"{code}\n"
-        f"print(json.dumps({{'loaded': [m for m in {HEAVY!r} if m in sys.modules],"
+        f"print(json.dumps({{'loaded': [m for m in {heavy!r} if m in sys.modules],"
         f" 'subsystems': sorted(m for m in sys.modules if m.startswith({SUBSYSTEMS!r})),"
         " 'result': result}))\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
     done = subprocess.run(
-        [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", program], env=_env(), capture_output=True, text=True, check=True
     )
     return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def test_the_bundle_is_fresh_for_these_tests() -> None:
-    from toolwire.spec.bundle import load_bundled_specs
+    from toolwire._spec.bundle import load_bundled_specs
 
     assert load_bundled_specs() is not None, "stale bundle: run python tools/gen_bundle.py"
 
@@ -102,25 +125,14 @@ def test_reading_a_wire_reply_imports_no_text_module() -> None:
     found = _loaded_after(
         "import toolwire\n"
         f"toolwire.read('openai', {REPLY!r})\n"
-        "result = sorted(m for m in sys.modules if m.startswith('toolwire.text'))"
-    )
-    assert found["result"] == []
-
-
-def test_extract_and_read_leave_the_json_shape_and_structured_output_unloaded() -> None:
-    found = _loaded_after(
-        "import toolwire\n"
-        f"toolwire.extract('openai', {REPLY!r})\n"
-        f"toolwire.read('openai', {REPLY!r})\n"
-        "result = [m for m in ('toolwire.reply_json', 'toolwire.wire.structured')"
-        " if m in sys.modules]"
+        "result = sorted(m for m in sys.modules if m.startswith('toolwire._text'))"
     )
     assert found["result"] == []
 
 
 def test_plain_replies_load_neither_the_sdk_normaliser_nor_the_renderer() -> None:
     # Every bundled format, extract and read on a plain dict: toolwire.interop (SDK
-    # objects in) and toolwire.wire.render (results out) load only when used.
+    # objects in) and toolwire._render (results out) load only when used.
     code = (
         "import toolwire\n"
         "result = []\n"
@@ -129,11 +141,11 @@ def test_plain_replies_load_neither_the_sdk_normaliser_nor_the_renderer() -> Non
         "        try:\n"  # a body without the format's shape is refused: still plain data
         "            result.append(len(toolwire.extract(fmt, data)))\n"
         "            result.append(len(toolwire.read(fmt, data).calls))\n"
-        "        except toolwire.MalformedResponse as exc:\n"
+        "        except toolwire.errors.MalformedResponse as exc:\n"
         "            result.append(exc.looks_like)\n"
         f"result.append(len(toolwire.read(None, {REPLY!r}).calls))\n"
         "result = sorted(m for m in sys.modules if m.startswith(('toolwire.interop',"
-        " 'toolwire.wire.render')))\n"
+        " 'toolwire._render')))\n"
     )
     assert _loaded_after(code)["result"] == []
 
@@ -199,7 +211,7 @@ def test_read_without_tools_never_loads_the_tools_package() -> None:
     found = _loaded_after(
         "import toolwire\n"
         f"toolwire.read('openai', {REPLY!r}); toolwire.extract('openai', {REPLY!r})\n"
-        "result = 'toolwire.tools' in sys.modules"
+        "result = 'toolwire._tools' in sys.modules"
     )
     assert found == {"loaded": [], "result": False, "subsystems": []}
 
@@ -209,7 +221,7 @@ def test_read_with_tools_loads_the_checker_only_then() -> None:
         "import toolwire\n"
         "request = {'tools': [{'type': 'function', 'function': {'name': 'f'}}]}\n"
         f"reply = toolwire.read('openai', {REPLY!r}, tools=request)\n"
-        "result = ['toolwire.tools' in sys.modules, reply.fates()[0]]"
+        "result = ['toolwire._tools' in sys.modules, reply.fates()[0]]"
     )
     assert found["result"] == [True, "runnable"]
     assert "jsonschema" in found["loaded"]
@@ -218,7 +230,7 @@ def test_import_and_extract_load_nothing_of_the_stream_package() -> None:
     found = _loaded_after(
         "import toolwire\n"
         f"toolwire.extract('openai', {REPLY!r}); toolwire.read('openai', {REPLY!r})\n"
-        "result = sorted(m for m in sys.modules if m.startswith('toolwire.wire.stream'))"
+        "result = sorted(m for m in sys.modules if m.startswith('toolwire._stream'))"
     )
     assert found["result"] == []
 
@@ -227,31 +239,46 @@ def test_the_accumulator_loads_on_first_use() -> None:
     found = _loaded_after(
         "import toolwire\n"
         "acc = toolwire.Accumulator('openai')\n"
-        "result = 'toolwire.wire.stream.accumulator' in sys.modules"
+        "result = 'toolwire._stream.accumulator' in sys.modules"
     )
     assert found["result"] is True
 
 
 COLD_START = ("json", "re", "enum", "functools", "importlib", "warnings", "numbers", "math",
-              "collections", "operator", "types")
-"""What a cold ``toolwire extract`` once imported and no longer does (issue 9 item 15):
+              "threading", "dataclasses", "inspect")
+"""What a cold ``toolwire extract`` does without (toolwire._speed says what each costs):
 ``json`` pulls in ``re``, and ``re`` pulls in ``enum`` and ``functools``, about half of
-Python's own start-up; JSON goes through the ``_json`` C module (``toolwire.jsonc``)."""
+Python's own start-up; JSON goes through the ``_json`` C module (``toolwire._speed.cjson``)."""
 
 
 def _cold_modules(code: str) -> list[object]:
     """``[modules of COLD_START loaded, result]`` after ``code``, in a fresh interpreter
     whose harness imports none of them (no json to report back: ``repr`` does)."""
+    watched = tuple(m for m in COLD_START if m not in bare_modules())
     program = (f"import sys\n{code}\n"
-               f"print(repr([[m for m in {COLD_START!r} if m in sys.modules], result]))\n")
-    env = {k: v for k, v in os.environ.items() if k != "TOOLWIRE_SPEC_PATH"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+               f"print(repr([[m for m in {watched!r} if m in sys.modules], result]))\n")
     done = subprocess.run(
-        [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", program], env=_env(), capture_output=True, text=True, check=True
     )
-    import ast
-
     return ast.literal_eval(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_a_module_the_site_imports_at_start_up_is_not_held_against_toolwire(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A site whose start-up imports ``typing`` (here a ``sitecustomize``; a ``.pth`` file
+    does the same) does not fail the checks above: ``typing`` is the site's, not ours."""
+    (tmp_path / "sitecustomize.py").write_text("import typing\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    bare_modules.cache_clear()
+    try:
+        assert "typing" in bare_modules()
+        found = _loaded_after(
+            f"import toolwire\nresult = len(toolwire.read('openai', {REPLY!r}).calls)")
+        assert found == {"loaded": [], "result": 1, "subsystems": []}
+        assert _cold_modules("import toolwire\nresult = 1") == [[], 1]
+    finally:
+        bare_modules.cache_clear()
 
 
 def test_the_cli_extract_command_imports_neither_json_nor_re() -> None:
@@ -296,15 +323,15 @@ def test_a_text_extract_loads_no_response_template_module_until_one_is_used() ->
 
 
 def test_a_plain_cli_extract_loads_neither_the_parser_nor_the_name_checks() -> None:
-    # argparse's parser (toolwire.cli.parser) is built only for a command line the plain
-    # reader does not read; the format-name checks (toolwire.cli.names) only with --format.
+    # argparse's parser (toolwire.cli._parser) is built only for a command line the plain
+    # reader does not read; the format-name checks (toolwire.cli._names) only with --format.
     found = _loaded_after(
         "import io\n"
         "from toolwire.cli import main\n"
         "out = io.StringIO()\n"
         "main(['extract', '--example', 'openai'], out=out)\n"
         "result = [json.loads(out.getvalue())['format'], sorted(m for m in"
-        " ('toolwire.cli.parser', 'toolwire.cli.names') if m in sys.modules)]"
+        " ('toolwire.cli._parser', 'toolwire.cli._names') if m in sys.modules)]"
     )
     assert found["result"] == ["openai", []]
 
@@ -315,10 +342,10 @@ def test_the_parser_and_the_name_checks_load_when_needed() -> None:
         "from toolwire.cli import main\n"
         "out = io.StringIO()\n"
         "main(['extract', '--example', 'openai', '--format', 'openai'], out=out)\n"
-        "names = 'toolwire.cli.names' in sys.modules\n"
+        "names = 'toolwire.cli._names' in sys.modules\n"
         "with contextlib.redirect_stderr(io.StringIO()):\n"
         "    main(['extract', '--example=openai'], out=io.StringIO())\n"
-        "result = [names, 'toolwire.cli.parser' in sys.modules]"
+        "result = [names, 'toolwire.cli._parser' in sys.modules]"
     )
     assert found["result"] == [True, True]
 
@@ -330,7 +357,7 @@ def test_a_cold_extract_compiles_one_spec_and_builds_only_the_functions_it_calls
         "import io\n"
         "import toolwire\n"
         "from toolwire.cli import main\n"
-        "from toolwire.expression import functions\n"
+        "from toolwire._expression import functions\n"
         "out = io.StringIO()\n"
         "main(['extract', '--example', 'openai'], out=out)\n"
         "registry = toolwire.Registry.default()\n"
@@ -348,13 +375,13 @@ def test_a_few_extracts_walk_and_many_compile_the_generated_function() -> None:
     # toolwire.extract(...)`: the first replies walk (the same answer), then it compiles.
     found = _loaded_after(
         "import toolwire\n"
-        "from toolwire.wire.interpreter import WALKS_BEFORE_COMPILING\n"
+        "from toolwire._wire.interpreter import WALKS_BEFORE_COMPILING\n"
         f"first = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
-        "cold = 'toolwire.wire.fastpath' in sys.modules\n"
+        "cold = 'toolwire._wire.fastpath' in sys.modules\n"
         "for _ in range(WALKS_BEFORE_COMPILING):\n"
         f"    last = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
         "spec = toolwire.Registry.default().spec('openai')\n"
-        "result = [first, cold, last, 'toolwire.wire.fastpath' in sys.modules,"
+        "result = [first, cold, last, 'toolwire._wire.fastpath' in sys.modules,"
         " spec.fast.get(None) is not None]"
     )
     assert found["result"] == [["f"], False, ["f"], True, True]

@@ -6,7 +6,7 @@ in the conformance suite itself — from the spec's sources and nested lists, ty
 matched against the spec's entries independently of the interpreter — and checks that each
 client-actionable item (matched by a ``calls`` or ``refuse`` entry, or of an unknown type
 where unknown types are refused) became a :class:`toolwire.ToolCall`, a ``skipped`` entry,
-or raised :class:`toolwire.UnmappedCall`. It then does the same on mutated responses.
+or raised :class:`toolwire.errors.UnmappedCall`. It then does the same on mutated responses.
 """
 
 from __future__ import annotations
@@ -20,10 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from test_properties import mutated_responses
 
 import toolwire
-from toolwire import Registry, ToolwireError, UnmappedCall
-from toolwire.interop.objects import normalised
-from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec, compile_wire_spec
-from toolwire.wire import interpreter
+from toolwire import Registry
+from toolwire._sdk_objects import normalised
+from toolwire._spec.entries import CallEntry, Entry, RefuseEntry
+from toolwire._spec.wirespec import WireSpec, compile_wire_spec
+from toolwire._wire import interpreter
+from toolwire.errors import ToolwireError, UnmappedCall
 
 from conformance import cases, each_test
 

@@ -60,7 +60,7 @@ def test_installed_wheel_reads_a_reply_from_its_own_specs(wheel: Path, tmp_path:
     python = env_dir / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True)
     where = subprocess.run(
-        [str(python), "-c", "import toolwire.paths as p; print(p.bundled_specs_dir())"],
+        [str(python), "-c", "import toolwire._paths as p; print(p.bundled_specs_dir())"],
         check=True, capture_output=True, text=True, cwd=tmp_path,
     ).stdout.strip()
     assert "site-packages" in where and where.endswith("_specs")

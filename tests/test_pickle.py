@@ -1,14 +1,16 @@
 """Every public value pickles, copies and deep-copies, and ``read`` runs in a process pool.
 
 A ``multiprocessing`` pool ships each result back pickled; a value that does not
-survive that (``ServerToolCall`` once did not, nor an error with keyword fields) hangs
-the pool or garbles the error. The public value types are found through
-``toolwire.__all__``, so a type added there is covered or this test says it is not.
+survive that (an error with keyword fields, say) hangs
+the pool or garbles the error. The public value types are found through the ``__all__``
+of ``toolwire``, ``toolwire.errors`` and ``toolwire.types``, so a type added there is
+covered or this test says it is not.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import multiprocessing
 import pickle
@@ -18,23 +20,19 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import (
-    ArgumentError,
-    ItemRecord,
+from toolwire import Reply, ServerToolCall, ToolCall
+from toolwire._speed.record import Record
+from toolwire.errors import (
     MalformedResponse,
     NotDeclared,
-    Reply,
-    ServerToolCall,
-    SkippedItem,
     SpecError,
     SpecProblem,
-    ToolCall,
     ToolwireError,
     UnknownFormat,
     UnknownItemType,
     UnmappedCall,
 )
-from toolwire._record import Record
+from toolwire.types import ArgumentError, ItemRecord, SkippedItem
 
 from conformance import cases, each_test
 
@@ -65,6 +63,8 @@ def _walk(value: object) -> Iterator[object]:
             stack.extend(item)
         elif isinstance(item, Record):
             stack.extend(getattr(item, name) for name in item._fields)
+        elif dataclasses.is_dataclass(item):
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
         elif isinstance(item, ToolwireError):
             stack.extend(vars(item).values())
         elif isinstance(item, ToolCall):
@@ -84,7 +84,7 @@ def _made_by_hand() -> list[object]:
     tools = toolwire.Tools.from_schemas({"f": {"type": "object"}, "g": None})
     return [
         *tools.definitions,
-        toolwire.InvalidTools("openai", "bad", tool="f", index=2, pointer="/type"),
+        toolwire.errors.InvalidTools("openai", "bad", tool="f", index=2, pointer="/type"),
         rich_call,
         ToolCall.from_raw("f", '{"a": ', "c"),
         ToolCall("g", {}, synthetic=True),
@@ -103,14 +103,17 @@ def _made_by_hand() -> list[object]:
         MalformedResponse("openai", "not an object", 1, "function", "/choices/0"),
         SpecError([SpecProblem("a.yaml", 1, 1, "", "bad", "bad-expression")]),
         NotDeclared("anthropic", "choices", "it has no choice 1 to read"),
-        toolwire.RenderError("anthropic", "call 0 (f) has no id"),
+        toolwire.errors.NotJSONValue("NaN is no JSON number"),
+        toolwire.read_text("hermes", 'hi <tool_call>{"name": "f", "arguments": {}}</tool_call>'),
+        *toolwire.read_text("hermes", "<tool_call>{not json</tool_call>").skipped,
+        toolwire.errors.RenderError("anthropic", "call 0 (f) has no id"),
         toolwire.StreamUpdate("call", call=rich_call),
         toolwire.StreamUpdate("finished", finish_reason="stop"),
-        toolwire.IncompleteStream("openai", Reply("openai", (rich_call,)), 1, None, 3),
-        toolwire.StreamError("anthropic", "overloaded_error", "Overloaded", None, 4),
-        toolwire.MalformedStream("anthropic", "spliced", 2, "start"),
-        toolwire.UnsupportedStream("gemini", "partialArgs", 0),
-        toolwire.RegexBudgetExceeded(r"^(\w+)*\1$", 1000),
+        toolwire.errors.IncompleteStream("openai", Reply("openai", (rich_call,)), 1, None, 3),
+        toolwire.errors.StreamError("anthropic", "overloaded_error", "Overloaded", None, 4),
+        toolwire.errors.MalformedStream("anthropic", "spliced", 2, "start"),
+        toolwire.errors.UnsupportedStream("gemini", "partialArgs", 0),
+        toolwire.errors.RegexBudgetExceeded(r"^(\w+)*\1$", 1000),
     ]
 
 
@@ -123,8 +126,9 @@ def _samples() -> list[object]:
 
 SAMPLES = _samples()
 PUBLIC_CLASSES = sorted(
-    name for name in toolwire.__all__
-    if isinstance(getattr(toolwire, name), type) and name not in NOT_VALUES
+    f"{module.__name__}.{name}"
+    for module in (toolwire, toolwire.errors, toolwire.types) for name in module.__all__
+    if isinstance(getattr(module, name), type) and name not in NOT_VALUES
 )
 
 
@@ -154,10 +158,11 @@ ROUND_TRIPS: dict[str, Callable[[object], object]] = {
 
 @pytest.mark.parametrize("name", PUBLIC_CLASSES)
 def test_every_public_value_type_pickles_copies_and_deep_copies(name: str) -> None:
-    cls = getattr(toolwire, name)
+    module, _, short = name.rpartition(".")
+    cls = getattr(__import__(module, fromlist=[short]), short)
     mine = [s for s in SAMPLES if type(s) is cls]
     assert mine, (
-        f"toolwire.{name} is public but no sample of it is here: add one to _made_by_hand()"
+        f"{name} is public but no sample of it is here: add one to _made_by_hand()"
         " (every public value must pickle) or, if it is no value, to NOT_VALUES with why"
     )
     for sample in mine:
@@ -167,7 +172,8 @@ def test_every_public_value_type_pickles_copies_and_deep_copies(name: str) -> No
 
 
 def test_the_public_classes_are_found_and_the_exceptions_are_public() -> None:
-    assert {"ToolCall", "ServerToolCall", "Reply", "UnmappedCall"} <= set(PUBLIC_CLASSES)
+    assert {"toolwire.ToolCall", "toolwire.ServerToolCall", "toolwire.Reply",
+            "toolwire.errors.UnmappedCall", "toolwire.types.ItemRecord"} <= set(PUBLIC_CLASSES)
     assert set(NOT_VALUES) <= set(toolwire.__all__)
 
 
@@ -215,7 +221,7 @@ def test_read_runs_in_a_spawn_process_pool_as_in_process() -> None:
                                     {"strict": test.get("strict")})
                    for fmt, test in with_server]
         for (fmt, test), result in zip(with_server, pending, strict=True):
-            got = result.get(timeout=120)  # a value that does not pickle used to hang here
+            got = result.get(timeout=120)  # a value that does not pickle would hang here
             assert _same(got, toolwire.read(fmt, test["response"], strict=test.get("strict")))
         for fmt, test in failing:
             expected = _read_case(test, fmt)

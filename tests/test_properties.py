@@ -4,7 +4,7 @@ Two kinds of input: arbitrary JSON values (biased towards the field names and it
 the specs read, so they reach past the first selector), and real conformance responses
 mutated at random (a field deleted, retyped, nulled, a list or object emptied). On both:
 
-* the answer is a value or a :class:`toolwire.ToolwireError` — never ``KeyError``,
+* the answer is a value or a :class:`toolwire.errors.ToolwireError` — never ``KeyError``,
   ``TypeError``, ``RecursionError`` or any other exception;
 * the input is left exactly as it was;
 * a dict, its JSON text and its UTF-8 bytes give the same answer;
@@ -29,8 +29,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import toolwire
-from toolwire import Registry, ToolCall, ToolwireError
-from toolwire.paths import bundled_specs_dir
+from toolwire import Registry, ToolCall
+from toolwire._paths import bundled_specs_dir
+from toolwire.errors import ToolwireError
 
 from conformance import cases
 
@@ -320,17 +321,23 @@ def test_arguments_json_text_decodes_like_the_value(value: Any) -> None:
         assert as_text.arguments_undecodable
 
 
-@pytest.mark.parametrize("fmt", [None, 1, b"openai", ["openai"]])
-def test_a_format_that_is_not_a_str_is_a_type_error(fmt: Any) -> None:
+@pytest.mark.parametrize("fmt", [1, b"openai", ["openai"]])
+def test_a_format_that_is_neither_a_str_nor_none_is_a_type_error(fmt: Any) -> None:
     reply = {"choices": []}
-    for run in (toolwire.extract, toolwire.locate):
+    for run in (toolwire.extract, toolwire.locate, toolwire.read):
         with pytest.raises(TypeError):
             run(fmt, reply)
     with pytest.raises(TypeError):
         toolwire.from_fmt(fmt, {})
-    if fmt is not None:
-        with pytest.raises(TypeError):
-            toolwire.read(fmt, reply)
+
+
+def test_none_sniffs_for_extract_and_locate_as_for_read() -> None:
+    reply = {"choices": []}
+    assert toolwire.extract(None, reply) == []
+    assert toolwire.locate(None, reply) == []
+    assert toolwire.read(None, reply).format == "openai"
+    with pytest.raises(TypeError):
+        toolwire.from_fmt(None, {})  # type: ignore[arg-type]
 
 
 # -- text entry points --------------------------------------------------------------------

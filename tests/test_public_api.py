@@ -26,25 +26,58 @@ CHAT: dict[str, Any] = {
 }
 
 
-def test_public_names_are_exported() -> None:
-    for name in ("ToolCall", "ServerToolCall", "Reply", "locate", "extract", "extract_sniff",
-                 "sniff_format", "from_fmt", "read", "Registry", "ToolwireError",
-                 "UnknownFormat", "UnmappedCall", "MalformedResponse", "ProviderError",
-                 "SpecError", "extract_hermes_from_text", "extract_from_text"):
-        assert name in toolwire.__all__
-        assert hasattr(toolwire, name)
+PUBLIC = {
+    "Accumulator", "Registry", "Reply", "ServerToolCall", "StreamUpdate", "TextReply", "ToolCall",
+    "Tools", "__version__", "convert", "errors", "extract", "extract_from_text",
+    "extract_hermes_from_text", "extract_sniff", "from_fmt", "from_structured_output", "locate",
+    "read", "read_stream", "read_text", "sniff_format", "types",
+}
+
+
+def test_the_public_face_is_exactly_these_names() -> None:
+    assert set(toolwire.__all__) == PUBLIC
+    for name in toolwire.__all__:
+        assert getattr(toolwire, name) is not None
+
+
+def test_dir_shows_the_public_names_and_modules_only() -> None:
+    shown = set(dir(toolwire))
+    assert shown == PUBLIC | {"batch", "cli", "conformance", "interop", "spark"}
+    assert not {"TYPE_CHECKING", "annotations", "sys", "Any"} & shown
+
+
+def test_every_exception_lives_in_toolwire_errors() -> None:
+    import inspect
+
+    from toolwire import errors
+
+    exceptions = {name for name, value in vars(errors).items()
+                  if inspect.isclass(value) and issubclass(value, BaseException)}
+    assert exceptions == set(errors.__all__) - {"SpecProblem"}
+    for name in exceptions:
+        assert getattr(errors, name).__module__ == "toolwire.errors"
+    tree = errors.__doc__ or ""
+    for name in exceptions:
+        assert name in tree, f"{name} is missing from the error tree in the docstring"
+
+
+def test_the_parts_of_a_reply_live_in_toolwire_types() -> None:
+    reply = toolwire.read("openai", CHAT)
+    assert isinstance(reply.items[0], toolwire.types.ItemRecord)
+    assert isinstance(reply.call_records[0], toolwire.types.CallRecord)
 
 
 def test_error_codes_are_stable() -> None:
-    assert toolwire.UnknownFormat.code == "unknown_format"
-    assert toolwire.UnmappedCall.code == "unmapped_call"
-    assert toolwire.UnknownItemType.code == "unknown_item_type"
-    assert toolwire.MalformedResponse.code == "malformed_response"
-    assert toolwire.ProviderError.code == "provider_error"
-    assert toolwire.SpecError.code == "spec_error"
-    for cls in (toolwire.UnknownFormat, toolwire.UnmappedCall, toolwire.MalformedResponse,
-                toolwire.ProviderError, toolwire.SpecError):
-        assert issubclass(cls, toolwire.ToolwireError)
+    assert toolwire.errors.UnknownFormat.code == "unknown_format"
+    assert toolwire.errors.UnmappedCall.code == "unmapped_call"
+    assert toolwire.errors.UnknownItemType.code == "unknown_item_type"
+    assert toolwire.errors.MalformedResponse.code == "malformed_response"
+    assert toolwire.errors.ProviderError.code == "provider_error"
+    assert toolwire.errors.SpecError.code == "spec_error"
+    for cls in (toolwire.errors.UnknownFormat, toolwire.errors.UnmappedCall,
+                toolwire.errors.MalformedResponse, toolwire.errors.ProviderError,
+                toolwire.errors.SpecError):
+        assert issubclass(cls, toolwire.errors.ToolwireError)
 
 
 def test_extract_accepts_dict_text_and_bytes_alike() -> None:
@@ -54,13 +87,38 @@ def test_extract_accepts_dict_text_and_bytes_alike() -> None:
     assert [c.name for c in as_dict] == ["f", "g"]
 
 
-def test_extract_raises_type_error_for_a_non_string_format() -> None:
+def test_none_sniffs_the_format_wherever_a_wire_format_is_taken() -> None:
+    assert toolwire.extract(None, CHAT) == toolwire.extract("openai", CHAT)
+    assert toolwire.locate(None, CHAT) == toolwire.locate("openai", CHAT)
+    assert toolwire.read(None, CHAT) == toolwire.read("openai", CHAT)
+    registry = toolwire.Registry.default()
+    assert registry.extract(None, json.dumps(CHAT)) == registry.extract("openai", CHAT)
+
+
+def test_extract_with_none_refuses_a_shape_no_format_knows_as_read_does() -> None:
+    for verb in (toolwire.extract, toolwire.locate, toolwire.read):
+        with pytest.raises(toolwire.errors.UnknownFormat):
+            verb(None, {"hello": "world"})
+    assert toolwire.extract_sniff({"hello": "world"}) == []
+
+
+def test_a_format_that_is_neither_a_name_nor_none_is_a_type_error() -> None:
     with pytest.raises(TypeError):
-        toolwire.extract(None, CHAT)  # type: ignore[arg-type]
+        toolwire.extract(42, CHAT)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        toolwire.from_fmt(None, {})  # type: ignore[arg-type]
+
+
+def test_text_formats_and_tool_lists_must_be_named() -> None:
+    for call in (lambda: toolwire.read_text(None, "x"),  # type: ignore[arg-type]
+                 lambda: toolwire.extract_from_text(None, "x"),  # type: ignore[arg-type]
+                 lambda: toolwire.Tools(None, {"tools": []})):  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="not sniffed"):
+            call()
 
 
 def test_unknown_format_names_the_known_ones() -> None:
-    with pytest.raises(toolwire.UnknownFormat) as caught:
+    with pytest.raises(toolwire.errors.UnknownFormat) as caught:
         toolwire.extract("nope", CHAT)
     assert caught.value.format == "nope"
     assert "openai" in caught.value.known
@@ -87,7 +145,7 @@ def test_read_with_no_format_sniffs() -> None:
     reply = toolwire.read(None, CHAT)
     assert reply.format == "openai"
     assert reply.finish_reason == "tool_calls"
-    with pytest.raises(toolwire.UnknownFormat):
+    with pytest.raises(toolwire.errors.UnknownFormat):
         toolwire.read(None, {"hello": "world"})
 
 
@@ -99,7 +157,7 @@ def test_responses_computer_call_is_refused_with_its_index() -> None:
          "action": {"type": "click", "x": 1, "y": 2, "button": "left"},
          "pending_safety_checks": []},
     ]}
-    with pytest.raises(toolwire.UnmappedCall) as caught:
+    with pytest.raises(toolwire.errors.UnmappedCall) as caught:
         toolwire.extract("responses", reply)
     assert (caught.value.item_index, caught.value.item_type) == (1, "computer_call")
     assert caught.value.reason
@@ -140,12 +198,12 @@ def test_undecodable_call_in_a_complete_reply_is_rejected_with_its_error() -> No
 
 
 def test_malformed_response_says_which_format() -> None:
-    with pytest.raises(toolwire.MalformedResponse) as caught:
+    with pytest.raises(toolwire.errors.MalformedResponse) as caught:
         toolwire.extract("openai", "[1, 2]")
     assert caught.value.format == "openai"
-    with pytest.raises(toolwire.MalformedResponse):
+    with pytest.raises(toolwire.errors.MalformedResponse):
         toolwire.extract("openai", b"\xff\xfe")
-    with pytest.raises(toolwire.MalformedResponse):
+    with pytest.raises(toolwire.errors.MalformedResponse):
         toolwire.extract("openai", '{"choices": NaN}')
 
 

@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 import toolwire
-from toolwire.spec.bundle import load_bundled_specs
+from toolwire._spec.bundle import load_bundled_specs
 
 REPLY = {"choices": [{"message": {"tool_calls": [
     {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]}
@@ -44,16 +44,16 @@ def test_an_unknown_format_still_names_the_known_ones() -> None:
     registry = toolwire.Registry.bundled()
     try:
         registry.spec("anthropc")
-    except toolwire.UnknownFormat as exc:
+    except toolwire.errors.UnknownFormat as exc:
         assert "anthropic" in str(exc)
     else:
         raise AssertionError("no UnknownFormat")
 
 
 def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: Any) -> None:
-    # Decoding the whole _bundle.json once cost a cold CLI more than reading its reply
-    # (issue 9 item 15): the bundle is decoded one spec entry at a time, on first use.
-    from toolwire.spec import bundle
+    # Decoding the whole _bundle.json costs a cold CLI more than reading its reply: the
+    # bundle is decoded one spec entry at a time, on first use.
+    from toolwire._spec import bundle
 
     decoded: list[str] = []
     entry_at = bundle._entry_at
@@ -71,7 +71,7 @@ def test_reading_one_format_decodes_only_its_entry_of_the_bundle(monkeypatch: An
 
 def test_sniffing_compiles_only_the_spec_it_finds() -> None:
     # The bundle's sniff table holds every format's predicate: `toolwire extract FILE`
-    # compiled all fourteen specs to sniff before (issue 9 item 15).
+    # compiles only the spec it finds, not all fourteen.
     registry = toolwire.Registry.bundled()
     assert registry.sniff_format(REPLY) == "openai"
     assert set(registry._specs) == set()

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from toolwire import MalformedResponse, Registry
-from toolwire.spec.wirespec import WireSpec
-from toolwire.wire import interpreter
+from toolwire import Registry
+from toolwire._spec.wirespec import WireSpec
+from toolwire._wire import interpreter, walk
+from toolwire.errors import MalformedResponse
 
 from conformance import ROOT, SUITE, cases, each_test
 
@@ -30,8 +31,8 @@ def entries_hit(spec: WireSpec, response: Any) -> set[tuple[str, int]]:
     hit: set[tuple[str, int]] = set()
     try:
         response = interpreter.coerce_response(response, spec.format)
-        for _, _, item, item_type in interpreter._walk(spec, response):
-            entry = interpreter._match(spec, item, item_type)
+        for _, _, item, item_type in walk.walk(spec, response):
+            entry = walk.match(spec, item, item_type)
             if entry is not None:
                 hit.add((entry.kind, entry.index))
     except MalformedResponse:

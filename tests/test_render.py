@@ -1,4 +1,4 @@
-"""assistant_message(), answer() and convert(): the tool loop closed, per format (issue 11).
+"""assistant_message(), answer() and convert(): the tool loop closed, per format.
 
 The placeholder language first (specs/README.md §6.1), then what a loop relies on: the
 assistant turn keeps what must go back and loses the dropped calls; every kept call gets
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import RenderError
-from toolwire.wire.render.template import ABSENT, Scope, fill, placeholders
+from toolwire._render.template import ABSENT, Scope, fill, placeholders
+from toolwire.errors import RenderError
 
 # --- the placeholder language -----------------------------------------------------------
 
@@ -231,7 +231,7 @@ def test_a_format_without_render_is_a_clear_error() -> None:
     registry = toolwire.Registry.default()
     reply = toolwire.read("openai", {"choices": [{"message": {}}]})
     assert registry.spec("openai").render is not None
-    with pytest.raises(toolwire.UnknownFormat):
+    with pytest.raises(toolwire.errors.UnknownFormat):
         toolwire.convert(reply, "no_such_format")
 
 
@@ -407,7 +407,7 @@ def test_convert_never_drops_a_call_the_source_format_refused() -> None:
     body = {"choices": [{"message": {"tool_calls": [
         {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
         {"id": "c2", "type": "custom", "custom": {"name": "grep", "input": "TODO"}}]}}]}
-    with pytest.raises(toolwire.UnmappedCall) as caught:
+    with pytest.raises(toolwire.errors.UnmappedCall) as caught:
         toolwire.read("openai", body)
     with pytest.raises(RenderError, match=r"refused \(custom\)"):
         toolwire.convert(caught.value.reply, "anthropic", lossy=True)

@@ -1,4 +1,4 @@
-"""Calls rendered back to their wire read again as the same calls (issue 11 item 4).
+"""Calls rendered back to their wire read again as the same calls.
 
 For every conformance reply of every format with a ``render`` part, ``read()`` → the
 assistant turn (``assistant_message()``, and ``convert`` to the same format, which builds
@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import Registry, RenderError, ToolwireError
-from toolwire.wire.render import convert, reply_body
-from toolwire.wire.render.template import placeholders
+from toolwire import Registry
+from toolwire._render import convert, reply_body
+from toolwire._render.template import placeholders
+from toolwire.errors import RenderError, ToolwireError
 
 from conformance import cases, each_test
 
@@ -50,7 +51,7 @@ def _same_call(before: toolwire.ToolCall, after: toolwire.ToolCall, text: bool) 
 def _round_trip(fmt: str, reply: toolwire.Reply, turn: Any) -> None:
     spec = REGISTRY.spec(fmt)
     assert spec.render is not None
-    from toolwire.wire.render.template import Scope, fill
+    from toolwire._render.template import Scope, fill
 
     body = fill(spec.render.templates["reply"],
                 Scope(fmt, {"assistant": turn, "finish_reason": reply.finish_reason}))

@@ -1,4 +1,4 @@
-"""Rendered turns and results are what each SDK's own request types accept (issue 11 item 3).
+"""Rendered turns and results are what each SDK's own request types accept.
 
 For every conformance reply of a format with an SDK in the test extras: the assistant
 turn (``assistant_message()``; for the formats that echo the reply's items, the turn built
@@ -18,8 +18,9 @@ import pytest
 from sdk_types import mismatch
 
 import toolwire
-from toolwire import Registry, RenderError, ToolwireError
-from toolwire.wire.render import convert
+from toolwire import Registry
+from toolwire._render import convert
+from toolwire.errors import RenderError, ToolwireError
 
 from conformance import cases, each_test
 

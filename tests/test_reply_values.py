@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import NotDeclared, Registry, Reply, ToolCall, UnmappedCall
+from toolwire import Registry, Reply, ToolCall
+from toolwire.errors import NotDeclared, UnmappedCall
 
 from conformance import cases, each_test
 
@@ -182,7 +183,7 @@ def test_structured_output_of_a_spec_without_a_selector_is_not_declared(tmp_path
 
 def test_structured_output_of_non_text_is_malformed() -> None:
     reply: dict[str, Any] = {"choices": [{"message": {"content": {"a": 1}}}]}
-    with pytest.raises(toolwire.MalformedResponse, match="yields a dict"):
+    with pytest.raises(toolwire.errors.MalformedResponse, match="yields a dict"):
         toolwire.from_structured_output("openai", reply, "answer")
 
 

@@ -21,9 +21,10 @@ import pytest
 from response_template_cases import CASES, FAILING, SET_ALARM_TOOLS, TEMPLATES
 
 import toolwire
-from toolwire import Registry, SpecError
-from toolwire.text.response_template_run import TemplateError
-from toolwire.text.response_template_text import TemplateTextSpec, response_template_spec
+from toolwire import Registry
+from toolwire._text.templates.run import TemplateError
+from toolwire._text.templates.text_format import TemplateTextSpec, response_template_spec
+from toolwire.errors import SpecError
 
 try:
     import logging
@@ -66,8 +67,8 @@ def _both(name: str, template: dict[str, Any], text: str, prefix: str, tools: An
 
 
 def _mapping_agrees(spec: TemplateTextSpec, msg: dict[str, Any], text: str, prefix: str) -> None:
-    """read_text's calls, answer and reasoning are the message's, by the §1b.6 mapping."""
-    reply = toolwire.text.read_text_spec(spec, text, prefix=prefix)
+    """read_text's calls, answer and reasoning are the message's, by the §1b.13 mapping."""
+    reply = toolwire._text.read_text_spec(spec, text, prefix=prefix)
     calls_field = spec.template.fields.get("tool_calls")
     values = msg.get("tool_calls", [])
     if calls_field is not None and not calls_field.repeats:
@@ -536,7 +537,7 @@ def test_an_open_pattern_re_takes_33_seconds_on_reads_in_linear_time() -> None:
 
 
 def test_a_delimiter_that_runs_out_of_steps_is_a_toolwire_error_not_a_hang() -> None:
-    from toolwire import RegexBudgetExceeded
+    from toolwire.errors import RegexBudgetExceeded
 
     pattern = r"<tool_call>(\w*)(\w*)(\w*)\3\2\1:"  # back-references: backtracking
     registry = _registry(_slow_open_template(pattern))

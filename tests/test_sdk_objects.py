@@ -1,4 +1,4 @@
-"""SDK response objects read exactly as their JSON bodies (issue 11 item 1).
+"""SDK response objects read exactly as their JSON bodies.
 
 For every conformance reply of a format, the SDK of that format builds its response
 object the way it does from an HTTP body (Stainless' ``construct`` for openai and
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import MalformedResponse, ToolwireError
+from toolwire.errors import MalformedResponse, ToolwireError
 
 from conformance import cases, each_test
 
@@ -136,7 +136,7 @@ def _lost(body: Any, kept: Any, where: str = "") -> str | None:
 
 @pytest.mark.parametrize(("name", "fmt", "test"), CASES, ids=[c[0] for c in CASES])
 def test_sdk_object_reads_as_its_body(name: str, fmt: str, test: dict[str, Any]) -> None:
-    from toolwire.interop.objects import to_wire_json
+    from toolwire._sdk_objects import to_wire_json
 
     body = test["response"]
     obj = _build(fmt, body)
@@ -257,7 +257,7 @@ def test_an_object_of_no_known_kind_is_refused_with_its_type() -> None:
 
 
 def test_a_non_json_value_inside_an_sdk_object_is_named_with_its_place() -> None:
-    from toolwire.interop.objects import jsonable
+    from toolwire._sdk_objects import jsonable
 
     with pytest.raises(MalformedResponse) as caught:
         jsonable({"a": [{"b": object()}]}, "openai")

@@ -83,8 +83,8 @@ def test_section_numbers_are_in_order_and_nested_under_their_parent() -> None:
 
 def _cited_files() -> Iterator[Path]:
     """The files whose citations must resolve: specs/ (spec files, schemas, cases, the two
-    documents), the JavaScript implementation (its generated copy of specs/ aside), docs/ and
-    the README."""
+    documents), the JavaScript implementation (its generated copy of specs/ aside), docs/,
+    the README, the Python package and its tests."""
     for pattern in ("**/*.md", "**/*.yaml", "**/*.json", "VERSION"):
         yield from sorted(SPECS.glob(pattern))
     js = ROOT / "tools" / "js"
@@ -96,6 +96,10 @@ def _cited_files() -> Iterator[Path]:
             yield path
     yield from sorted((ROOT / "docs").rglob("*.md"))
     yield ROOT / "README.md"
+    # The Python package and its tests cite sections in docstrings and messages too (this
+    # file aside: it holds made-up citations to test the parser).
+    yield from sorted((ROOT / "src" / "toolwire").rglob("*.py"))
+    yield from (p for p in sorted((ROOT / "tests").glob("*.py")) if p.name != Path(__file__).name)
 
 
 def _citations(text: str) -> Iterator[tuple[str, int]]:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from toolwire import SpecError
-from toolwire.spec import load_wire_spec
+from toolwire._spec.load import load_wire_spec
+from toolwire.errors import SpecError
 
 from conformance import Case, cases
 

@@ -55,7 +55,7 @@ def test_events_may_be_json_text_bytes_or_sdk_objects() -> None:
 
 def test_a_non_object_event_is_a_malformed_stream() -> None:
     acc = toolwire.Accumulator("openai")
-    with pytest.raises(toolwire.MalformedStream) as caught:
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
         acc.feed("[1, 2]")
     assert caught.value.code == "malformed_stream"
     assert caught.value.event_index == 0
@@ -63,17 +63,17 @@ def test_a_non_object_event_is_a_malformed_stream() -> None:
 
 def test_a_failed_stream_keeps_failing() -> None:
     acc = toolwire.Accumulator("anthropic")
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.feed({"type": "content_block_delta", "index": 0,
                   "delta": {"type": "input_json_delta", "partial_json": "{"}})
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.feed({"type": "message_stop"})
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.reply(allow_incomplete=True)
 
 
 def test_an_unsniffable_first_event_is_an_unknown_format() -> None:
-    with pytest.raises(toolwire.UnknownFormat):
+    with pytest.raises(toolwire.errors.UnknownFormat):
         toolwire.Accumulator().feed({"hello": "world"})
 
 
@@ -94,7 +94,7 @@ def test_the_sse_event_name_types_an_event_without_a_type(tmp_path: Path) -> Non
 
 def test_an_untyped_anthropic_event_is_not_an_anthropic_event() -> None:
     acc = toolwire.Accumulator("anthropic")
-    with pytest.raises(toolwire.MalformedStream) as caught:
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
         acc.feed_bytes(b"event: message_start\ndata: {\"message\": {\"id\": \"m\"},"
                        b" \"index\": 0}\n\n")
     assert caught.value.looks_like is None and not caught.value.finished_reply
@@ -103,7 +103,7 @@ def test_an_untyped_anthropic_event_is_not_an_anthropic_event() -> None:
 def test_a_stream_error_carries_the_partial_reply_and_provider_code() -> None:
     acc = toolwire.Accumulator("openai")
     acc.feed(CHUNKS[0])
-    with pytest.raises(toolwire.StreamError) as caught:
+    with pytest.raises(toolwire.errors.StreamError) as caught:
         acc.feed({"error": {"code": "rate_limited", "message": "slow down"}})
     error = caught.value
     assert (error.code, error.error_code, error.error_message) == (
@@ -116,7 +116,7 @@ def test_a_stream_error_carries_the_partial_reply_and_provider_code() -> None:
 def test_incomplete_stream_reports_what_was_open() -> None:
     acc = toolwire.Accumulator("openai")
     acc.feed(CHUNKS[0])
-    with pytest.raises(toolwire.IncompleteStream) as caught:
+    with pytest.raises(toolwire.errors.IncompleteStream) as caught:
         acc.reply()
     assert caught.value.open_slots == 1
     assert caught.value.reply is not None and caught.value.reply.runnable_calls == ()
@@ -150,7 +150,7 @@ def test_a_spec_without_a_stream_part_is_unsupported(tmp_path: Path) -> None:
         spec.split("# -- stream")[0].replace("format: ollama", "format: nostream")
         .replace("sniff:\n  when", "x-sniff:\n  when"), encoding="utf-8")
     registry = toolwire.Registry.from_paths(folder)
-    with pytest.raises(toolwire.UnsupportedStream):
+    with pytest.raises(toolwire.errors.UnsupportedStream):
         toolwire.Accumulator("nostream", registry=registry)
 
 
@@ -164,9 +164,9 @@ def test_read_refuses_a_stream_event_of_any_base_format() -> None:
         ("cohere", {"type": "tool-call-end", "index": 0}),
     ):
         for call in (toolwire.read, toolwire.extract, toolwire.locate):
-            with pytest.raises(toolwire.MalformedResponse, match="Accumulator"):
+            with pytest.raises(toolwire.errors.MalformedResponse, match="Accumulator"):
                 call(fmt, event)  # type: ignore[operator]
-    with pytest.raises(toolwire.MalformedResponse, match="Accumulator"):
+    with pytest.raises(toolwire.errors.MalformedResponse, match="Accumulator"):
         toolwire.read(None, {"type": "message_stop"})
 
 
@@ -223,6 +223,7 @@ def test_an_append_into_a_slot_item_is_malformed_and_one_outside_every_slot_is_j
     acc.feed({"call": {"type": "call", "name": "f"}, "index": 0})
     acc.feed({"piece": "!"})
     assert acc.snapshot()["message"]["text"] == "Hello!"
-    with pytest.raises(toolwire.MalformedStream, match=r"inside an item of message\.calls") as err:
+    with pytest.raises(toolwire.errors.MalformedStream,
+                       match=r"inside an item of message\.calls") as err:
         acc.feed({"name_piece": "x"})
     assert err.value.rule == "text" and "update.append" in str(err.value)

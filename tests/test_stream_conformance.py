@@ -8,6 +8,7 @@ import pytest
 from stream_cases import STREAM_CASES, STREAM_TESTS, Case, core, ready_text, run
 
 import toolwire
+from toolwire._values.arguments import decode_arguments
 
 BASE_FORMATS = ("openai", "responses", "anthropic", "gemini", "ollama", "bedrock", "cohere")
 
@@ -40,7 +41,7 @@ def _input_decoded(server_call: dict[str, Any]) -> dict[str, Any]:
     both compare through the decoding table (specs/README.md §9.7)."""
     value = server_call.get("input")
     if isinstance(value, str):
-        decoded, undecodable, _ = toolwire.decode_arguments(value)
+        decoded, undecodable, _ = decode_arguments(value)
         if not undecodable:
             return {**server_call, "input": decoded}
     return server_call
@@ -60,7 +61,7 @@ def test_stream_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
         assert expected_error is not None, f"feeding raised {error!r}"
         assert error.code == expected_error["code"]
     if expected_error is not None:
-        with pytest.raises(toolwire.ToolwireError) as caught:
+        with pytest.raises(toolwire.errors.ToolwireError) as caught:
             acc.reply()
         assert caught.value.code == expected_error["code"]
         if "error_code" in expected_error:

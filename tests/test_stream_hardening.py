@@ -66,23 +66,23 @@ def test_an_event_that_is_not_json_fails_the_stream_for_good() -> None:
     chunks = chat_calls(("call_a", "delete_path", '{"path": "/home/alice/tmp"}'))
     acc = toolwire.Accumulator("openai")
     acc.feed(chunks[0])
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.feed('{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function":')
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.feed(chunks[1])
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.reply()
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.reply(allow_incomplete=True)
 
 
 def test_bytes_that_are_not_utf8_are_a_malformed_stream_that_stays() -> None:
     acc = toolwire.Accumulator("openai")
-    with pytest.raises(toolwire.MalformedStream, match="not UTF-8"):
+    with pytest.raises(toolwire.errors.MalformedStream, match="not UTF-8"):
         acc.feed_bytes(b'data: {"object": "chat.completion.chunk", "id": "\xff"}\n\n')
-    with pytest.raises(toolwire.MalformedStream, match="not UTF-8"):
+    with pytest.raises(toolwire.errors.MalformedStream, match="not UTF-8"):
         acc.feed_bytes(b"data: {}\n\n")
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.close()
 
 
@@ -93,23 +93,23 @@ def test_an_event_after_close_or_reply_fails_the_stream() -> None:
         acc.feed(chunk)
     acc.close()
     acc.close()  # closing twice is harmless
-    with pytest.raises(toolwire.MalformedStream, match="after the input was closed"):
+    with pytest.raises(toolwire.errors.MalformedStream, match="after the input was closed"):
         acc.feed(chat_chunk({"content": "more"}))
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.reply()
     done = toolwire.Accumulator("openai")
     for chunk in chunks:
         done.feed(chunk)
     done.reply()
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         done.feed_bytes(b"data: {}\n\n")
 
 
 def test_a_failure_is_raised_again_fresh_from_the_kept_one() -> None:
     acc = toolwire.Accumulator("openai")
-    with pytest.raises(toolwire.MalformedStream) as first:
+    with pytest.raises(toolwire.errors.MalformedStream) as first:
         acc.feed("not json")
-    with pytest.raises(toolwire.MalformedStream) as again:
+    with pytest.raises(toolwire.errors.MalformedStream) as again:
         acc.feed(chat_chunk({}))
     assert again.value is not first.value
     assert again.value.__cause__ is first.value
@@ -118,14 +118,14 @@ def test_a_failure_is_raised_again_fresh_from_the_kept_one() -> None:
 
 def test_many_retries_keep_the_traceback_length_constant() -> None:
     acc = toolwire.Accumulator("openai")
-    with pytest.raises(toolwire.MalformedStream) as first:
+    with pytest.raises(toolwire.errors.MalformedStream) as first:
         acc.feed("not json")
     kept = len(traceback.extract_tb(first.value.__traceback__))
     lengths = set()
     for _ in range(2000):
         try:
             acc.feed(chat_chunk({}))
-        except toolwire.MalformedStream as exc:
+        except toolwire.errors.MalformedStream as exc:
             lengths.add(len(traceback.extract_tb(exc.__traceback__)))
             assert exc.__cause__ is first.value
     assert len(lengths) == 1
@@ -156,10 +156,10 @@ def test_feed_bytes_hands_out_the_updates_before_an_in_band_error_then_raises_it
     acc = toolwire.Accumulator("anthropic")
     updates = acc.feed_bytes(_anthropic_sse(_CALL_THEN_ERROR))
     assert [(u.kind, u.call.id if u.call else None) for u in updates] == [("call", "toolu_1")]
-    with pytest.raises(toolwire.StreamError) as caught:
+    with pytest.raises(toolwire.errors.StreamError) as caught:
         acc.feed_bytes(b"\n")
     assert caught.value.error_code == "overloaded_error"
-    with pytest.raises(toolwire.StreamError):
+    with pytest.raises(toolwire.errors.StreamError):
         acc.reply()
     partial = acc.reply(allow_incomplete=True)
     assert [c.id for c in partial.calls] == ["toolu_1"]
@@ -168,7 +168,7 @@ def test_feed_bytes_hands_out_the_updates_before_an_in_band_error_then_raises_it
 def test_an_error_with_nothing_before_it_in_the_chunk_is_raised_at_once() -> None:
     acc = toolwire.Accumulator("anthropic")
     acc.feed_bytes(_anthropic_sse(_CALL_THEN_ERROR[:5]))
-    with pytest.raises(toolwire.StreamError):
+    with pytest.raises(toolwire.errors.StreamError):
         acc.feed_bytes(_anthropic_sse(_CALL_THEN_ERROR[5:]))
 
 
@@ -185,10 +185,10 @@ def test_an_error_with_nothing_before_it_in_the_chunk_is_raised_at_once() -> Non
 ], ids=["sse-event", "sse-pending", "comments", "ndjson-pending", "ndjson-line", "blank-line"])
 def test_an_event_beyond_the_maximum_size_is_malformed(data: bytes) -> None:
     acc = toolwire.Accumulator("openai", max_event_size=4096)
-    with pytest.raises(toolwire.MalformedStream, match="maximum event size"):
+    with pytest.raises(toolwire.errors.MalformedStream, match="maximum event size"):
         for chunk in _chunks(data, 1000):
             acc.feed_bytes(chunk)
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         acc.reply()
 
 
@@ -196,7 +196,7 @@ def test_the_maximum_event_size_is_the_callers_to_set() -> None:
     chunks = chat_calls(("call_a", "f", json.dumps({"text": "z" * 10000})))
     data = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks).encode()
     small = toolwire.Accumulator("openai", max_event_size=1000)
-    with pytest.raises(toolwire.MalformedStream):
+    with pytest.raises(toolwire.errors.MalformedStream):
         small.feed_bytes(data)
     large = toolwire.Accumulator("openai", max_event_size=100_000)
     large.feed_bytes(data)
@@ -307,5 +307,5 @@ def test_a_name_in_many_fragments_is_joined_in_linear_time() -> None:
 
 def test_an_event_type_that_is_not_a_string_is_malformed_not_a_type_error() -> None:
     for fmt in ("anthropic", "responses", "cohere"):
-        with pytest.raises(toolwire.MalformedStream):
+        with pytest.raises(toolwire.errors.MalformedStream):
             toolwire.Accumulator(fmt).feed({"type": {"name": "message_start"}})

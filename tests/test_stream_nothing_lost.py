@@ -280,7 +280,7 @@ def _outcome(fmt: str, events: list[dict[str, Any]], chunks: list[bytes] | None)
             for chunk in chunks:
                 acc.feed_bytes(chunk)
         return acc.reply()
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         return exc
 
 
@@ -308,7 +308,7 @@ def test_every_streamed_call_comes_out_or_the_stream_fails(data: st.DataObject) 
         split = data.draw(st.integers(0, end), label="split")
         chunks = [raw[:split], raw[split:end]]
     outcome = _outcome(fmt, events, chunks)
-    if isinstance(outcome, toolwire.ToolwireError):
+    if isinstance(outcome, toolwire.errors.ToolwireError):
         return  # accounted: the stream failed, loudly
     assert _accounted(outcome) >= len(calls), (fmt, kind, outcome)
     if unclosed:  # a call whose item never closed is never runnable (§9.6)

@@ -27,7 +27,7 @@ def _full_calls(fmt: str | None, test: dict[str, Any]) -> tuple[toolwire.ToolCal
     acc, _, _ = run(fmt, test)
     try:
         return acc.reply(allow_incomplete=True).calls
-    except toolwire.ToolwireError:
+    except toolwire.errors.ToolwireError:
         return None
 
 
@@ -50,7 +50,7 @@ def test_no_cut_point_hands_out_or_shows_a_repaired_call(
             continue
         try:
             partial = acc.reply(allow_incomplete=True)
-        except toolwire.ToolwireError:
+        except toolwire.errors.ToolwireError:
             continue
         assert len(partial.calls) <= len(full)
         for index, call in enumerate(partial.calls):
@@ -68,7 +68,7 @@ def test_the_text_at_every_cut_point_is_a_prefix_of_the_full_text(
     acc, _, error = run(fmt, test)
     try:
         full = acc.reply(allow_incomplete=True).text or ""
-    except toolwire.ToolwireError:
+    except toolwire.errors.ToolwireError:
         pytest.skip("the whole stream has no reply (it is refused): no text to grow into")
     events = events_of(test)
     for cut in range(len(events)):
@@ -77,7 +77,7 @@ def test_the_text_at_every_cut_point_is_a_prefix_of_the_full_text(
             continue
         try:
             text = acc.reply(allow_incomplete=True).text or ""
-        except toolwire.ToolwireError:
+        except toolwire.errors.ToolwireError:
             continue
         assert full.startswith(text), (cut, text, full)
 
@@ -89,7 +89,7 @@ def _outcome(fmt: str | None, test: dict[str, Any], chunks: list[bytes]) -> Any:
         return ("error", error.code, ready)
     try:
         return ("reply", acc.reply(allow_incomplete=True).to_dict(), ready)
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         return ("error", exc.code, ready)
 
 

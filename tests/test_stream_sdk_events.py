@@ -1,4 +1,4 @@
-"""SDK stream-event objects accumulate exactly as their JSON (issue 11 item 1, for streams).
+"""SDK stream-event objects accumulate exactly as their JSON.
 
 For every stream conformance case of a format, the format's SDK builds its event objects
 the way it does from the wire (Stainless' ``construct_type`` for openai, anthropic and
@@ -22,7 +22,7 @@ import pytest
 from stream_cases import STREAM_TESTS
 
 import toolwire
-from toolwire import ToolwireError
+from toolwire.errors import ToolwireError
 
 
 def _openai_chunk(event: dict[str, Any]) -> Any:
@@ -104,7 +104,7 @@ def _events(test: dict[str, Any]) -> list[Any]:
     the framing itself and hands out the events)."""
     if test.get("sse") is None:
         return list(test["events"])
-    from toolwire.wire.stream.framing import framer_for
+    from toolwire._stream.framing import framer_for
 
     text = test["sse"]
     framer = framer_for(text.lstrip("\ufeff \t\r\n")[:1].encode("utf-8"))
@@ -156,7 +156,7 @@ def _objects(sdk: str, events: list[Any]) -> list[Any]:
 def test_sdk_event_objects_accumulate_as_their_json(
     name: str, sdk: str, fmt: str | None, test: dict[str, Any]
 ) -> None:
-    from toolwire.interop.objects import to_wire_json
+    from toolwire._sdk_objects import to_wire_json
 
     events = _events(test)
     objects = _objects(sdk, events)
@@ -213,7 +213,7 @@ class _Opaque:
 
 def test_an_event_object_toolwire_cannot_read_is_an_error_naming_its_type() -> None:
     acc = toolwire.Accumulator("openai")
-    with pytest.raises(toolwire.MalformedStream) as caught:
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
         acc.feed(_Opaque())
     message = str(caught.value)
     assert "test_stream_sdk_events._Opaque" in message and "event 0" in message
@@ -229,7 +229,7 @@ def test_a_non_json_value_inside_an_event_object_is_an_error_naming_it() -> None
         choices: list[Any]
         thing: _Opaque
 
-    with pytest.raises(toolwire.MalformedStream) as caught:
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
         toolwire.read_stream("openai", [Event(object="chat.completion.chunk", choices=[],
                                               thing=_Opaque())])
     assert "Event" in str(caught.value)

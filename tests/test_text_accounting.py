@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 import toolwire
-from toolwire import Registry, ToolCall, Tools, UnmappedCall
-from toolwire.text import TextReply, extract_from_text, read_text
-from toolwire.text.reply import TextRegion
+from toolwire import Registry, ToolCall, Tools
+from toolwire._text import TextReply, extract_from_text, read_text
+from toolwire._values.text_reply import TextRegion
+from toolwire.errors import UnmappedCall
 
 BAR = "\uff5c"  # the fullwidth bar of DeepSeek's tokens
 WEATHER = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
@@ -117,7 +118,7 @@ def test_tools_check_reply_takes_a_text_reply() -> None:
 
 
 def test_a_schema_of_a_mapping_that_is_no_json_schema_is_refused_when_checking() -> None:
-    with pytest.raises(toolwire.ToolwireError):
+    with pytest.raises(toolwire.errors.ToolwireError):
         read_text("hermes", f"<tool_call>{WEATHER}</tool_call>", tools={"f": {"type": 7}})
 
 
@@ -187,7 +188,7 @@ def test_reading_past_a_quoted_marker_stays_linear(fmt: str, unit: str) -> None:
 
 
 def test_the_command_line_takes_a_text_format_by_its_alias(tmp_path: Path) -> None:
-    from toolwire.cli.main import main
+    from toolwire.cli._main import main
 
     reply = tmp_path / "reply.txt"
     reply.write_text("[get_weather(city='Paris')]", encoding="utf-8")

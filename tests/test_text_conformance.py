@@ -5,7 +5,7 @@ test gives a model reply and the clean text and calls (``ToolCall.to_dict()``) i
 must yield, and where it says so ``read_text``'s account of it: the answer, the
 reasoning, the skipped regions, truncation, fates, the check against the tools given,
 or the error raised with its partial reply. The suite is plain JSON, so another
-implementation runs it unchanged; the comparison is :mod:`toolwire.spec.conformance_text`'s,
+implementation runs it unchanged; the comparison is :mod:`toolwire.conformance._text_cases`'s,
 the one ``toolwire conformance`` holds any implementation's answers to.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from toolwire import Registry
-from toolwire.spec.conformance_text import TEXT_EXPECT_KEYS, run_text_test
-from toolwire.text import bundled_text_specs
+from toolwire._text import bundled_text_specs
+from toolwire.conformance._text_cases import TEXT_EXPECT_KEYS, run_text_test
 
 from conformance import SUITE, Case, cases, each_test
 

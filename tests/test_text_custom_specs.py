@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolwire.spec import strict_yaml
-from toolwire.text import TextSpec, compile_text_spec, extract_text, load_text_spec
-from toolwire.toolcall import ToolCall
+from toolwire._spec import strict_yaml
+from toolwire._text import TextSpec, compile_text_spec, extract_text, load_text_spec
+from toolwire._values.toolcall import ToolCall
 
 HEAD = """\
 kind: text

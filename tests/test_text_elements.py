@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from toolwire._text import load_text_spec, read_text
 from toolwire.errors import SpecError
-from toolwire.text import load_text_spec, read_text
 
 NS = "]<]minimax[>["
 

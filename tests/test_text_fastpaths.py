@@ -20,8 +20,8 @@ from unittest import mock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwire.text import pyliteral
-from toolwire.text.occurrences import Occurrences
+from toolwire._text.grammars import pyliteral
+from toolwire._text.occurrences import Occurrences
 
 _NEVER = re.compile(r"(?!)")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import gen_text_formats
 
-from toolwire.text import bundled_text_specs
+from toolwire._text import bundled_text_specs
 
 
 def test_the_readme_text_format_table_matches_the_specs() -> None:

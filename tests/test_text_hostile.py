@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.text import bundled_text_specs, extract_from_text, extract_text, read_text
+from toolwire._text import bundled_text_specs, extract_from_text, extract_text, read_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import bench_text

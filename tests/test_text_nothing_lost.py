@@ -23,8 +23,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from toolwire import ToolwireError
-from toolwire.text import TextReply, read_text
+from toolwire._text import TextReply, read_text
+from toolwire.errors import ToolwireError
 
 BAR = "\uff5c"  # the fullwidth bar of DeepSeek's tokens
 HUNT = os.environ.get("TOOLWIRE_PROPERTY_EXAMPLES")

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.errors import UnknownFormat
-from toolwire.text import (
+from toolwire._text import (
     bundled_text_specs,
     extract_from_text,
     extract_hermes_from_text,
     extract_text,
     load_text_spec,
 )
-from toolwire.toolcall import ToolCall
+from toolwire._values.toolcall import ToolCall
+from toolwire.errors import UnknownFormat
 
 HERMES = bundled_text_specs()["hermes"]
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire.text import TextReply, extract_from_text, read_text
+from toolwire._text import TextReply, extract_from_text, read_text
 
 WEATHER = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
 
@@ -112,7 +112,7 @@ def test_aliases_reach_their_format_through_every_entry_point() -> None:
     assert extract_from_text("llama4_json", text) == extract_from_text("llama3_json", text)
     assert toolwire.extract_from_text("llama4_json", text)[1][0].name == "f"
     assert toolwire.Registry.default().text_spec("granite-20b-fc").format == "granite_20b_fc"
-    with pytest.raises(toolwire.UnknownFormat):
+    with pytest.raises(toolwire.errors.UnknownFormat):
         read_text("no_such_format", text)
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from toolwire._spec import strict_yaml
+from toolwire._text import TextSpec, bundled_text_specs, compile_text_spec, load_text_spec
 from toolwire.errors import SpecError
-from toolwire.spec import strict_yaml
-from toolwire.text import TextSpec, bundled_text_specs, compile_text_spec, load_text_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXT_DIR = ROOT / "specs" / "text"

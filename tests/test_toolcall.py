@@ -133,7 +133,7 @@ def test_every_new_field_round_trips_through_to_dict_pickle_and_copy() -> None:
     import copy
     import pickle
 
-    from toolwire import ArgumentError
+    from toolwire.types import ArgumentError
 
     call = ToolCall(
         "f", {"a": 1}, "x", raw_arguments='{"a": 1}', provider_data={"thoughtSignature": "s"},

@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import toolwire
-from toolwire import ArgumentError, ToolCall
+from toolwire import ToolCall
+from toolwire.types import ArgumentError
 
 WEATHER = {
     "type": "object",
@@ -87,7 +88,7 @@ def test_from_schemas_builds_tools_without_a_request() -> None:
     schema = tools.parameters("get_weather")
     assert schema is not None and schema["additionalProperties"] is False
     assert schema["required"] == ["city", "days"]
-    with pytest.raises(toolwire.InvalidTools, match="strict mode needs every property"):
+    with pytest.raises(toolwire.errors.InvalidTools, match="strict mode needs every property"):
         toolwire.Tools.from_schemas({"get_weather": WEATHER}, strict=True)
 
 

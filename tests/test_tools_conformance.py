@@ -35,12 +35,12 @@ def test_tool_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
     fmt = case.data["format"]
     expect = test["expect"]
     if "error" in expect:
-        with pytest.raises(toolwire.InvalidTools) as caught:
+        with pytest.raises(toolwire.errors.InvalidTools) as caught:
             toolwire.Tools(fmt, test["tools"])
         found = caught.value.to_dict()
         for key, value in expect["error"].items():
             assert found[key] == value, (key, found)
-        with pytest.raises(toolwire.InvalidTools):
+        with pytest.raises(toolwire.errors.InvalidTools):
             toolwire.read(fmt, test["response"], tools=test["tools"])
         return
     tools = toolwire.Tools(fmt, test["tools"])

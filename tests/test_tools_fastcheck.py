@@ -13,7 +13,7 @@ import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolwire.tools.fastcheck import compile_check
+from toolwire._tools.fastcheck import compile_check
 
 KEYS = st.sampled_from(["a", "b", "city", "n"])
 NUMBERS = st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False) | st.sampled_from([0.5, 1.0])

@@ -6,7 +6,7 @@ against the other fetches nothing, never loops, and never hangs.
   message), on every path that builds tools (``Tools``, ``read(tools=)``, streams);
 * a schema that applies itself to the same value forever is refused when built; one that
   recurses through the value checks deep arguments with a flag, never RecursionError;
-* ``pattern`` runs bounded (toolwire.boundedre): the pattern that takes ``re`` 36 s on 33
+* ``pattern`` runs bounded (toolwire._boundedre): the pattern that takes ``re`` 36 s on 33
   characters is linear here, and a search that runs out of steps flags the call
   ``regex_budget``; every pattern is compiled when the tools are built;
 * ``format`` is asserted for the providers' formats (specs/README.md §8.2).
@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import InvalidTools, ToolCall, Tools
+from toolwire import ToolCall, Tools
+from toolwire.errors import InvalidTools
 
 SECRET = "sk-live-SECRET-1234"
 
@@ -190,7 +191,7 @@ def test_the_pattern_that_takes_re_36_seconds_is_checked_in_linear_time() -> Non
 
 
 def test_a_pattern_that_runs_out_of_steps_flags_the_call_regex_budget() -> None:
-    from toolwire import boundedre
+    from toolwire import _boundedre as boundedre
 
     tools = _pattern_tools(r"^(\w+\s?)*\1!$")  # a back-reference: backtracking, budgeted
     assert boundedre.compile(r"^(\w+\s?)*\1!$").engine == "backtracking"
@@ -260,7 +261,7 @@ def test_a_tool_list_a_fuzzer_broke_is_invalid_tools(build: Callable[[], Any]) -
 
 
 def test_a_failing_pattern_is_searched_once_per_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolwire import boundedre
+    from toolwire import _boundedre as boundedre
 
     searches: list[str] = []
     original = boundedre.BoundedPattern._run

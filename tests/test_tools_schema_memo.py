@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import toolwire
-from toolwire.tools import definition
+from toolwire._tools import definition
 
 
 def _request(schema: object) -> dict[str, object]:
@@ -25,6 +25,6 @@ def test_an_invalid_schema_is_refused_every_time_even_beside_a_remembered_twin()
     definition._VALID_SCHEMAS.clear()
     toolwire.Tools("openai", _request({"type": "object", "minProperties": 1}))
     for _ in range(2):  # 1.5 is no count: the exact type is part of what is remembered
-        with pytest.raises(toolwire.InvalidTools, match="not a valid JSON Schema"):
+        with pytest.raises(toolwire.errors.InvalidTools, match="not a valid JSON Schema"):
             toolwire.Tools("openai", _request({"type": "object", "minProperties": 1.5}))
     assert len(definition._VALID_SCHEMAS) == 1

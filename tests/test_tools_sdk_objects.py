@@ -15,7 +15,8 @@ import pytest
 from google.genai import types
 
 import toolwire
-from toolwire import InvalidTools, ToolCall, Tools
+from toolwire import ToolCall, Tools
+from toolwire.errors import InvalidTools
 
 _DECLARATION = types.FunctionDeclaration(
     name="get_weather", description="Weather in a city.",

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from toolwire import Registry, SpecError
+from toolwire import Registry
+from toolwire._spec.load import load_wire_spec
 from toolwire.cli import main
-from toolwire.spec import load_wire_spec
+from toolwire.errors import SpecError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -174,7 +175,7 @@ def test_specs_new_without_a_base_writes_a_complete_spec_that_validates(tmp_path
 
 
 def test_specs_new_in_the_specs_folder_uses_the_relative_schema_line(tmp_path: Path) -> None:
-    from toolwire.spec.skeleton import schema_reference
+    from toolwire._spec.skeleton import schema_reference
 
     assert schema_reference(ROOT / "specs" / "wire") == "../schema/wire-spec.v1.schema.json"
 

@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 
 import toolwire
-from toolwire import MalformedResponse, ProviderError, Registry
+from toolwire import Registry
+from toolwire._registry.explain import explain
 from toolwire.cli import main
-from toolwire.wire.explain import explain
+from toolwire.errors import MalformedResponse, ProviderError
 
 CHAT = {"id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-4.1", "choices": [
     {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "tool_calls": [
@@ -85,7 +86,7 @@ def test_sniffing_answers_nothing_for_an_unknown_shape_but_raises_for_an_error_b
         toolwire.extract_sniff({"type": "error", "error": {"type": "overloaded_error",
                                                          "message": "Overloaded"}})
     assert (caught.value.format, caught.value.error_type) == ("anthropic", "overloaded_error")
-    with pytest.raises(toolwire.UnknownFormat):
+    with pytest.raises(toolwire.errors.UnknownFormat):
         toolwire.read(None, {"what": "ever"})
 
 

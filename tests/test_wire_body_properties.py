@@ -27,7 +27,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolwire import ProviderError, Registry, ToolwireError
+from toolwire import Registry
+from toolwire.errors import ProviderError, ToolwireError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 

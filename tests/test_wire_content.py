@@ -79,7 +79,7 @@ def test_reasoning_in_the_text_is_cut_from_reply_text() -> None:
 
 
 def test_an_unknown_text_format_is_an_unknown_format() -> None:
-    with pytest.raises(toolwire.UnknownFormat):
+    with pytest.raises(toolwire.errors.UnknownFormat):
         toolwire.read("openai", REPLIES["openai"], text_format="nope")
 
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolwire import SpecError
-from toolwire.errors import SpecProblem
-from toolwire.spec import strict_yaml
+from toolwire._spec import strict_yaml
+from toolwire.errors import SpecError, SpecProblem
 
 CALLS = "spec_version: 1\nformat: demo\ncalls:\n  - type: call\n    name: \"n\"\n"
 

@@ -1,4 +1,4 @@
-"""Benchmark of ``toolwire batch`` (issue 15): replies/s per core, -j scaling, overhead, memory.
+"""Benchmark of ``toolwire batch``: replies/s per core, -j scaling, overhead, memory.
 
 On a JSON Lines file of realistic mixed-format replies (the bodies of
 ``tools/bench_replies.py``: seven formats, 0 to 3 calls, reasoning and text around them,
@@ -43,7 +43,7 @@ CALLS = ((0, 45), (1, 35), (2, 12), (3, 8))
 
 BARE_LOOP = """
 import sys, toolwire
-read, Error = toolwire.read, toolwire.ToolwireError
+read, Error = toolwire.read, toolwire.errors.ToolwireError
 with open(sys.argv[1], "rb") as handle:
     for line in handle:
         try:

@@ -3,7 +3,7 @@
 The hand-written extractors are the dict-walking code a careful user would write for one
 provider instead of a spec: they read the same fields, classify the same item types
 (failing closed where the spec refuses), decode arguments by the same table
-(:func:`toolwire.arguments.decode_arguments`) and build the same :class:`ToolCall`
+(:func:`toolwire._values.arguments.decode_arguments`) and build the same :class:`ToolCall`
 values, so the benchmark compares equal work. ``tests/test_bench_reference.py`` holds
 each one to toolwire's answers on the bench replies and on the format's conformance
 cases; a reference that did less would make the comparison dishonest.
@@ -25,10 +25,12 @@ from typing import Any
 
 import jmespath
 
-from toolwire import MalformedResponse, ProviderError, ToolCall, UnknownItemType, UnmappedCall
-from toolwire.arguments import decode_arguments_coded
-from toolwire.spec.wirespec import CallEntry, Entry, RefuseEntry, WireSpec
-from toolwire.toolcall import copy_json
+from toolwire import ToolCall
+from toolwire._spec.entries import CallEntry, Entry, RefuseEntry
+from toolwire._spec.wirespec import WireSpec
+from toolwire._values.arguments import decode_arguments_coded
+from toolwire._values.json_values import copy_json
+from toolwire.errors import MalformedResponse, ProviderError, UnknownItemType, UnmappedCall
 
 __all__ = [
     "REFERENCES", "TUPLE_REFERENCES", "TupleCall", "naive_extract", "reference_for",
@@ -463,7 +465,7 @@ def naive_extract(spec: WireSpec, response: dict[str, Any]) -> list[ToolCall]:
     return calls
 
 
-# --- the named-tuple reference (issue 9 item 14) ---------------------------------------
+# --- the named-tuple reference ----------------------------------------------------------
 #
 # The same extractors, building an immutable named tuple per call instead of a ToolCall:
 # what a careful user returns when they skip a library. Same walk, same decoding, same

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import toolwire  # noqa: E402
-from toolwire.wire.stream.framing import SseFramer  # noqa: E402
+from toolwire._stream.framing import SseFramer  # noqa: E402
 
 TARGET_SDK = 1.0
 TARGET_FLAT = 1.3

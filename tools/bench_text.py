@@ -19,7 +19,7 @@ text, the hostile one built from the spec's own markers (:func:`derived_sample`)
 It prints CPU seconds per MB for each, with PASS or FAIL per format and input for
 "time per MB stays within 1.5x across the sizes" (slowest over fastest), the property
 that rules out quadratic scanning; then PASS or FAIL per format for "normal time per
-MB within 2x of Hermes's" (issue 14: the slowest format may cost at most twice the
+MB within 2x of Hermes's" (the slowest format may cost at most twice the
 reference format's time on its own realistic reply), the ratio being the largest over
 the sizes. Hermes is timed whenever a ratio is asked for, ``--formats`` or not.
 ``run(sizes)`` returns the rows, ``verdicts(rows)`` and ``hermes_verdicts(rows)`` the
@@ -40,7 +40,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from toolwire.text import bundled_text_specs, extract_text
+from toolwire._text import bundled_text_specs, extract_text
 
 __all__ = [
     "FLAT_WITHIN",

@@ -11,7 +11,7 @@ through ``sniff_format`` and fails (exit 1), naming each offender, when
 * the sniff predicates of two specs both hold on one response of the suite: an overlap the
   priorities alone decide, which the next spec added could silently tip.
 
-The finding lives in :mod:`toolwire.spec.sniff_overlap`, which ``toolwire specs check``
+The finding lives in :mod:`toolwire._spec.sniff_overlap`, which ``toolwire specs check``
 also runs on an author's specs.
 
 Usage: ``PYTHONPATH=src python tools/check_sniff.py [--suite DIR] [SPEC_DIR ...]`` (spec
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolwire import Registry
-from toolwire.spec.sniff_overlap import Response, case_responses, holding, sniffs_as
+from toolwire._spec.sniff_overlap import Response, case_responses, holding, sniffs_as
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "specs" / "conformance"

@@ -1,10 +1,10 @@
-"""Regenerate ``src/toolwire/spec/_bundle.json``: the bundled wire specs, precompiled.
+"""Regenerate ``src/toolwire/_spec/_bundle.json``: the bundled wire specs, precompiled.
 
     python tools/gen_bundle.py          # write the bundle
     python tools/gen_bundle.py --check  # exit 1 if the checked-in bundle is stale
 
 Loads every bundled wire spec the slow way (strict YAML, meta-schema, ``extends``
-resolution, JMESPath parser) and writes what :mod:`toolwire.spec.bundle` needs to rebuild the
+resolution, JMESPath parser) and writes what :mod:`toolwire._spec.bundle` needs to rebuild the
 same specs without any of that: each spec's resolved data with the AST of every
 expression it uses (so that one spec decodes alone), every spec's sniff predicate (so
 that sniffing compiles no spec), and a checksum of each source file. Run it after
@@ -22,9 +22,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from toolwire.paths import bundled_specs_dir  # noqa: E402
-from toolwire.registry import Registry  # noqa: E402
-from toolwire.spec.bundle import (  # noqa: E402
+from toolwire._paths import bundled_specs_dir  # noqa: E402
+from toolwire._registry.registry import Registry  # noqa: E402
+from toolwire._spec.bundle import (  # noqa: E402
     BUNDLE_PATH,
     BUNDLE_VERSION,
     source_checksums,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from toolwire import Registry
-from toolwire.cli.audit import formats_markdown
+from toolwire.cli._audit import formats_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "formats.md"

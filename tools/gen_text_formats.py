@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from toolwire.text import bundled_text_specs
+from toolwire._text import bundled_text_specs
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

@@ -11,81 +11,50 @@ them all and hands over immutable :class:`ToolCall` values::
     [ToolCall(name='get_weather', arguments={'city': 'Paris'}, id='call_1')]
 
 The functions here run on :meth:`Registry.default` (the bundled specs plus folders in
-``TOOLWIRE_SPEC_PATH``); a :class:`Registry` of your own has the same methods.
+``TOOLWIRE_SPEC_PATH``); a :class:`Registry` of your own has the same methods. Wherever a
+wire format is taken, ``None`` sniffs it from the reply's shape.
+
+The public face is ``__all__``: these functions and classes, the exceptions in
+:mod:`toolwire.errors`, the parts of a reply in :mod:`toolwire.types`; beside it the
+modules :mod:`toolwire.batch`, :mod:`toolwire.spark`, :mod:`toolwire.interop` and
+:mod:`toolwire.cli`, loaded on first use. Every other module is private.
 """
 
 from __future__ import annotations
 
-from . import registry as _registry
-from .arguments import decode_arguments
-from .errors import (
-    MalformedResponse,
-    NotDeclared,
-    ProviderError,
-    RegexBudgetExceeded,
-    SpecError,
-    SpecProblem,
-    ToolwireError,
-    UnknownFormat,
-    UnknownItemType,
-    UnmappedCall,
-)
-from .registry import Registry
-from .reply import CallRecord, ItemRecord, RefusedItem, Reply, SkippedItem, UnknownItem
-from .toolcall import ArgumentError, ServerToolCall, ToolCall
+import sys
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+from . import errors
+from ._deprecated import OldModules, moved_name
+from ._registry import registry as _registry_module
+from ._registry.registry import Registry
+from ._speed import TYPE_CHECKING
+from ._values.reply import Reply
+from ._values.server_call import ServerToolCall
+from ._values.text_reply import TextReply
+from ._values.toolcall import ToolCall
+
 if TYPE_CHECKING:
     from typing import Any
 
-    from .text import TextReply
-    from .tools import InvalidTools, ToolDefinition, Tools
-    from .wire.stream import (
-        Accumulator,
-        IncompleteStream,
-        MalformedStream,
-        StreamError,
-        StreamUpdate,
-        UnsupportedStream,
-        read_stream,
-    )
+    from . import types
+    from ._stream import Accumulator, StreamUpdate, read_stream
+    from ._tools import Tools
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Accumulator",
-    "ArgumentError",
-    "CallRecord",
-    "IncompleteStream",
-    "InvalidTools",
-    "ItemRecord",
-    "MalformedResponse",
-    "MalformedStream",
-    "NotDeclared",
-    "ProviderError",
-    "RefusedItem",
-    "RegexBudgetExceeded",
     "Registry",
-    "RenderError",
     "Reply",
     "ServerToolCall",
-    "SkippedItem",
-    "SpecError",
-    "SpecProblem",
-    "StreamError",
     "StreamUpdate",
+    "TextReply",
     "ToolCall",
-    "ToolDefinition",
     "Tools",
-    "ToolwireError",
-    "UnknownFormat",
-    "UnknownItem",
-    "UnknownItemType",
-    "UnmappedCall",
-    "UnsupportedStream",
     "__version__",
     "convert",
-    "decode_arguments",
+    "errors",
     "extract",
     "extract_from_text",
     "extract_hermes_from_text",
@@ -97,69 +66,68 @@ __all__ = [
     "read_stream",
     "read_text",
     "sniff_format",
+    "types",
 ]
 
-_STREAM_NAMES = frozenset({
-    "Accumulator", "IncompleteStream", "MalformedStream", "StreamError", "StreamUpdate",
-    "UnsupportedStream", "read_stream",
-})
+_MODULES = ("batch", "cli", "conformance", "interop", "spark", "types")
+"""The public modules beside ``__all__``'s names, each loaded when first named."""
 
-
-# Subsystems loaded on first use, so ``import toolwire`` and a plain extract never pay
-# for them: ``toolwire.batch`` (rows for batch runs), ``toolwire.spark``, ``toolwire.interop``.
-_LAZY_MODULES = frozenset({"batch", "interop", "spark"})
-# Names of those subsystems, loaded with their module: ``toolwire.Tools`` needs jsonschema.
-_LAZY_NAMES = {"Tools": "tools", "ToolDefinition": "tools", "InvalidTools": "tools"}
+if OldModules not in sys.meta_path:  # the old module paths, for one release
+    sys.meta_path.append(OldModules)
 
 
 def __getattr__(name: str) -> Any:
-    """Subsystems and streaming load on first use (PEP 562)."""
-    if name in _STREAM_NAMES:
-        from .wire import stream
+    """Streaming, tool checks and the public modules load on first use (PEP 562): a plain
+    ``extract`` or ``read`` never pays for them. Any other name is an old one, or none."""
+    if name in ("Accumulator", "StreamUpdate", "read_stream"):
+        from . import _stream  # lazy: streaming is thirteen modules a plain read never needs
 
-        value = getattr(stream, name)
-        globals()[name] = value
-        return value
-    import importlib
+        value = getattr(_stream, name)
+    elif name == "Tools":
+        from ._tools import Tools  # lazy: checking calls loads jsonschema's machinery
 
-    if name in _LAZY_MODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    module = _LAZY_NAMES.get(name)
-    if module is not None:
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-        globals()[name] = value
-        return value
-    if name == "RenderError":  # the renderer's error, without loading the renderer early
-        from .wire.render import RenderError
+        value = Tools
+    elif name in _MODULES:
+        return __import__(f"{__name__}.{name}", fromlist=["__name__"])
+    else:
+        return moved_name(name)
+    globals()[name] = value
+    return value
 
-        return RenderError
-    raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    """The public names only: ``__all__`` and the public modules."""
+    return sorted({*__all__, *_MODULES})
 
 
 def locate(
-    fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
+    fmt: str | None, data: Any, *, strict: bool | None = None, choice: int = 0
 ) -> list[dict[str, Any]]:
     """The raw call items the client must execute, unparsed, in response order.
 
-    Server-side call items are never located. Raises :class:`UnknownFormat`,
-    :class:`UnmappedCall` (an item the client must answer that the spec refuses; its
-    ``reply`` is the partial :class:`Reply`), :class:`MalformedResponse` (a body that is not
-    a reply of the format) and :class:`ProviderError` (the provider's error body).
+    ``fmt=None`` sniffs the format (:class:`~toolwire.errors.UnknownFormat` when nothing
+    fits). Server-side call items are never located. Raises
+    :class:`~toolwire.errors.UnmappedCall` (an item the client must answer that the spec
+    refuses; its ``reply`` is the partial :class:`Reply`),
+    :class:`~toolwire.errors.MalformedResponse` (a body that is not a reply of the format)
+    and :class:`~toolwire.errors.ProviderError` (the provider's error body).
     """
     return Registry.default().locate(fmt, data, strict=strict, choice=choice)
 
 
 def extract(
-    fmt: str, data: Any, *, strict: bool | None = None, choice: int = 0
+    fmt: str | None, data: Any, *, strict: bool | None = None, choice: int = 0
 ) -> list[ToolCall]:
     """``locate`` then one :class:`ToolCall` per item with a usable name.
 
-    ``data`` is a dict or JSON text (str or bytes). ``strict`` overrides the spec's
+    ``data`` is a dict or JSON text (str or bytes); ``fmt=None`` sniffs the format, as
+    :func:`read` does (:func:`extract_sniff` instead gives ``[]`` for a shape no format
+    knows). ``strict`` overrides the spec's
     ``unknown_items``: True refuses unknown item types, False reports them. ``choice``
     reads another alternative of a reply that holds several (``n > 1``).
     """
     # The default registry, once built, without the classmethod call: extract is hot.
-    return (_registry._DEFAULT or Registry.default()).extract(
+    return (_registry_module._DEFAULT or Registry.default()).extract(
         fmt, data, strict=strict, choice=choice
     )
 
@@ -175,7 +143,9 @@ def sniff_format(data: Any) -> str | None:
 
 
 def from_fmt(fmt: str, raw_item: Any) -> ToolCall | None:
-    """One raw call item, pinned to a format, as a :class:`ToolCall` (None: no usable name)."""
+    """One raw call item, pinned to a format, as a :class:`ToolCall` (None: no usable name).
+
+    The format must be named: one item does not carry the reply's shape to sniff."""
     return Registry.default().from_fmt(fmt, raw_item)
 
 
@@ -215,18 +185,22 @@ def from_structured_output(
     fmt: str | None, data: Any, tool_name: str, *, choice: int = 0
 ) -> ToolCall:
     """A reply whose text is the JSON answer to a response-format request, as a call of
-    ``tool_name`` with ``synthetic=True`` (the forced-tool fallback).
+    ``tool_name`` with ``synthetic=True`` (the forced-tool fallback); ``fmt=None`` sniffs.
 
     The text is read through the spec's ``structured_output`` selector and decoded by the
     decoding table: text that is not one JSON object makes the call
     ``arguments_undecodable``, never repaired. A reply without text is a
-    :class:`MalformedResponse`; a format whose spec declares no selector, :class:`NotDeclared`.
+    :class:`~toolwire.errors.MalformedResponse`; a format whose spec declares no selector,
+    :class:`~toolwire.errors.NotDeclared`.
     """
     return Registry.default().from_structured_output(fmt, data, tool_name, choice=choice)
 
 
 def extract_from_text(fmt: str, text: str, **params: Any) -> tuple[str, list[ToolCall]]:
-    """Tool calls a model wrote inside its text, in text format ``fmt``: ``(clean_text, calls)``."""
+    """Tool calls a model wrote inside its text, in text format ``fmt``: ``(clean_text, calls)``.
+
+    A text format must be named (``None`` is a ``TypeError``): model text carries no sure
+    mark of the format it was written in, so toolwire does not guess."""
     return Registry.default().extract_from_text(fmt, text, **params)
 
 
@@ -235,7 +209,8 @@ def read_text(fmt: str, text: str, **params: Any) -> TextReply:
     (the format's reasoning regions, kept apart), the calls and the account of every call
     region (``skipped``, ``truncated``, each call's fate); ``tools=`` types the values of
     XML-family formats by the tools' schemas and checks every call against them. A message
-    to a built-in tool (gpt-oss's ``python``) raises ``UnmappedCall`` with the partial reply."""
+    to a built-in tool (gpt-oss's ``python``) raises ``UnmappedCall`` with the partial reply.
+    The text format must be named, as for :func:`extract_from_text`."""
     return Registry.default().read_text(fmt, text, **params)
 
 
@@ -247,13 +222,14 @@ def extract_hermes_from_text(text: str, tag: str = "tool_call") -> tuple[str, li
 def convert(reply: Reply, to: str, *, lossy: bool = False, ids: Any = None) -> Any:
     """A reply's text and calls as format ``to``'s assistant turn (a gateway's job).
 
-    Raises :class:`RenderError` with the reason where ``to`` cannot express the reply: a
+    Raises :class:`~toolwire.errors.RenderError` with the reason where ``to`` (a format
+    name, never sniffed) cannot express the reply: a
     call without an id for a format that pairs results by id (``ids="mint"`` gives each
     such call a deterministic id, ``ids=callable(call, index)`` your own), undecodable
     arguments for a format whose calls carry an object, items the source format refused
     (OpenAI ``custom`` calls), and — unless ``lossy`` — provider data the target does not
     carry, or calls the source provider ran itself.
     """
-    from .wire.render import convert as render_convert
+    from ._render import convert as render_convert  # lazy: a plain read never renders
 
-    return render_convert(reply, to, lossy=lossy, ids=ids)
+    return render_convert(reply, to, registry=Registry.default(), lossy=lossy, ids=ids)

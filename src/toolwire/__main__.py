@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .cli.main import main
+from .cli._main import main
 
 raise SystemExit(main())

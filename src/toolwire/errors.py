@@ -1,8 +1,9 @@
-"""The errors toolwire raises, as data with a stable ``code``.
+"""Every error toolwire raises on purpose, as data with a stable ``code``.
 
-Every error a caller can meet derives from :class:`ToolwireError`; each class carries
-a ``code`` that never changes between releases, and the facts of the failure as
-attributes, so that callers and tests branch on data rather than on message text::
+Each class carries a ``code`` that never changes between releases, and the facts of the
+failure as attributes, so that callers and tests branch on data rather than on message
+text. Every one but :class:`NotJSONValue` (a plain ``ValueError``: a value, not a reply,
+is wrong) derives from :class:`ToolwireError`::
 
     ToolwireError                     code
     ├── UnknownFormat                 "unknown_format"     no spec of that name
@@ -12,37 +13,53 @@ attributes, so that callers and tests branch on data rather than on message text
     ├── ProviderError                 "provider_error"     the body is the provider's error
     ├── NotDeclared                   "not_declared"       the spec declares no such part
     ├── RegexBudgetExceeded           "regex_budget"       a pattern ran out of steps on text
+    ├── InvalidTools                  "invalid_tools"      a request's tool list does not compile
+    ├── RenderError                   "render_error"       the target format cannot express it
+    ├── IncompleteStream              "incomplete_stream"  the stream ended before its end signal
+    ├── StreamError                   "stream_error"       the provider sent an error in the stream
+    ├── MalformedStream               "malformed_stream"   the events break the stream's rules
+    ├── UnsupportedStream             "unsupported_stream" a stream feature toolwire will not read
     └── SpecError                     "spec_error"         a spec failed to load; see .problems
 
+    ValueError
+    └── NotJSONValue                  a value no JSON text can hold (a cycle, NaN, a huge int)
+
 A :class:`SpecError` gathers every :class:`SpecProblem` of a load at once, each with
-the file, line, column, JSON pointer and the ``rule`` it broke.
+the file, line, column, JSON pointer and the ``rule`` it broke. ``UnmappedCall``,
+``IncompleteStream`` and ``StreamError`` carry the partial reply, so a loop can answer
+what it can and log the rest; none is ever a reason to run the calls it holds.
 """
 
 from __future__ import annotations
 
-# collections.abc without importing the collections package: a cold start (issue 9.15)
-from _collections_abc import Iterable
+from ._speed import TYPE_CHECKING
+from ._speed.record import Record, setfield
 
-from ._record import Record, setfield
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
-    from .reply import Reply
-    from .text.reply import TextReply
+    from ._values.reply import Reply
+    from ._values.text_reply import TextReply
 
 __all__ = [
+    "IncompleteStream",
+    "InvalidTools",
     "MalformedResponse",
+    "MalformedStream",
     "NotDeclared",
+    "NotJSONValue",
     "ProviderError",
     "RegexBudgetExceeded",
+    "RenderError",
     "SpecError",
     "SpecProblem",
+    "StreamError",
     "ToolwireError",
     "UnknownFormat",
     "UnknownItemType",
     "UnmappedCall",
+    "UnsupportedStream",
 ]
 
 
@@ -98,7 +115,7 @@ class UnmappedCall(ToolwireError):
     response — every call, server call and record, and in ``reply.refused`` every refused
     item with its reason — so a loop can answer what it can and report the rest. Raised
     by ``read_text`` (a Harmony message to a built-in tool), ``reply`` is the partial
-    :class:`~toolwire.text.TextReply`, ``item_index`` 0 and ``location`` the message's
+    :class:`~toolwire.TextReply`, ``item_index`` 0 and ``location`` the message's
     place in the text (``text[START:END]``).
     """
 
@@ -277,7 +294,7 @@ class SpecProblem(Record):
     ``rule`` is a stable code (``unknown-key``, ``duplicate-key``, ``bad-expression``,
     …) listed in ``specs/README.md``; ``pointer`` is the JSON pointer of the offending
     value inside the spec; ``line`` and ``col`` are 1-based (0 when unknown). An
-    immutable value (:class:`toolwire._record.Record`, not a dataclass: see there why).
+    immutable value.
     """
 
     __slots__ = ("col", "line", "message", "path", "pointer", "rule")
@@ -335,3 +352,187 @@ class SpecError(ToolwireError, ValueError):
             "message": str(self),
             "problems": [p.to_dict() for p in self.problems],
         }
+
+
+class InvalidTools(ToolwireError, ValueError):
+    """A tool list that cannot be compiled: unreadable, a definition no spec entry reads, a
+    tool without a name, two tools of one name, or a schema that is no valid schema. It is
+    raised when the :class:`~toolwire.Tools` is built, never on the first call that needs a
+    tool: a loop learns that its request is broken before the model has answered.
+
+    ``tool`` is the tool's name where it has one, ``index`` its position among the
+    definitions read (0-based, in request order), ``pointer`` where inside its schema the
+    problem is (``""`` for the whole schema, ``None`` when the problem is not in a schema).
+    """
+
+    code = "invalid_tools"
+
+    def __init__(
+        self,
+        format: str | None,
+        reason: str,
+        *,
+        tool: str | None = None,
+        index: int | None = None,
+        pointer: str | None = None,
+    ) -> None:
+        self.format = format
+        self.reason = reason
+        self.tool = tool
+        self.index = index
+        self.pointer = pointer
+        where = f"{format} tools" if format else "tools"
+        if index is not None:
+            where += f": tool #{index}" + (f" {tool!r}" if tool else "")
+        elif tool:
+            where += f": tool {tool!r}"
+        if pointer is not None:
+            where += f", schema at {pointer or '/'}"
+        super().__init__(f"{where}: {reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_invalid_tools,
+                (self.format, self.reason, self.tool, self.index, self.pointer))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": str(self),
+            "format": self.format,
+            "tool": self.tool,
+            "index": self.index,
+            "pointer": self.pointer,
+        }
+
+
+def _rebuild_invalid_tools(
+    format: str | None, reason: str, tool: str | None, index: int | None, pointer: str | None
+) -> InvalidTools:
+    return InvalidTools(format, reason, tool=tool, index=index, pointer=pointer)
+
+
+class RenderError(ToolwireError, ValueError):
+    """A reply or a result the target format cannot express, or a template that does not
+    fill (a spec bug the loader could not see). ``format`` is the format rendered to."""
+
+    code = "render_error"
+
+    def __init__(self, format: str | None, reason: str) -> None:
+        self.format = format
+        self.reason = reason
+        super().__init__(f"{format or 'render'}: {reason}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": str(self), "format": self.format,
+                "reason": self.reason}
+
+
+class IncompleteStream(ToolwireError):
+    """The stream stopped (EOF, or a sentinel such as ``[DONE]``) before it completed."""
+
+    code = "incomplete_stream"
+
+    def __init__(
+        self, format: str, reply: Reply | None, open_slots: int, last_event_type: Any,
+        events: int,
+    ) -> None:
+        self.format = format
+        self.reply = reply
+        self.open_slots = open_slots
+        self.last_event_type = last_event_type
+        self.events = events
+        last = f"; last event {last_event_type!r}" if last_event_type is not None else ""
+        self.summary = (f"{format}: the stream ended after {events} event(s) without its"
+                        f" terminal signal ({open_slots} item(s) still open{last})")
+        """What happened, without the advice (the command line gives its own)."""
+        super().__init__(
+            f"{self.summary}; use reply(allow_incomplete=True) to see the partial reply,"
+            " whose unfinished calls are flagged incomplete"
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code, "message": str(self), "format": self.format,
+            "open_slots": self.open_slots, "last_event_type": self.last_event_type,
+            "events": self.events,
+        }
+
+
+class StreamError(ToolwireError):
+    """The provider reported an error inside the stream (``event: error``, an error chunk)."""
+
+    code = "stream_error"
+
+    def __init__(
+        self, format: str, error_code: Any, error_message: Any, reply: Reply | None,
+        event_index: int,
+    ) -> None:
+        self.format = format
+        self.error_code = error_code
+        self.error_message = error_message
+        self.reply = reply
+        self.event_index = event_index
+        super().__init__(
+            f"{format}: the provider reported an error in event {event_index}:"
+            f" {error_code!r}: {error_message}"
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code, "message": str(self), "format": self.format,
+            "error_code": self.error_code, "error_message": self.error_message,
+            "event_index": self.event_index,
+        }
+
+
+class MalformedStream(ToolwireError, ValueError):
+    """The events do not follow the format's stream (a spliced start, a delta for a closed
+    block, an event after the end, a data line that is not JSON…)."""
+
+    code = "malformed_stream"
+
+    def __init__(self, format: str | None, reason: str, event_index: int | None = None,
+                 rule: str | None = None, *, looks_like: str | None = None,
+                 finished_reply: bool = False) -> None:
+        self.format = format
+        self.reason = reason
+        self.event_index = event_index
+        self.rule = rule
+        self.looks_like = looks_like  # the format the refused event is (§9.14), if known
+        self.finished_reply = finished_reply  # it is a finished reply: use read()
+        where = f" event {event_index}" if event_index is not None else ""
+        by = f" (rule {rule!r})" if rule else ""
+        super().__init__(f"{format or 'stream'}{where}{by}: {reason}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code, "message": str(self), "format": self.format,
+            "reason": self.reason, "event_index": self.event_index, "rule": self.rule,
+            "looks_like": self.looks_like, "finished_reply": self.finished_reply,
+        }
+
+
+class UnsupportedStream(ToolwireError):
+    """The stream uses a feature the format's spec refuses to accumulate."""
+
+    code = "unsupported_stream"
+
+    def __init__(self, format: str | None, reason: str, event_index: int | None = None) -> None:
+        self.format = format
+        self.reason = reason
+        self.event_index = event_index
+        where = f" event {event_index}" if event_index is not None else ""
+        super().__init__(f"{format or 'stream'}{where}: {reason}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code, "message": str(self), "format": self.format,
+            "reason": self.reason, "event_index": self.event_index,
+        }
+
+
+class NotJSONValue(ValueError):
+    """A value no JSON text can hold, met while copying one: a list or object that holds
+    itself, NaN or an infinity, an integer beyond the double range. JSON text holding such
+    a number is refused (specs/README.md §1.4.1), so the same data given as a dict is
+    refused too, rather than become a call that ``to_dict()`` cannot write back."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .batch.arrow import RowsFrom, spark_ddl
+from .batch._arrow import RowsFrom, spark_ddl
 
 __all__ = ["RowsFrom", "calls_from", "schema", "struct_type"]
 
@@ -46,6 +46,6 @@ def calls_from(
 
 def struct_type() -> Any:
     """The rows' schema as a ``pyspark.sql.types.StructType`` (imports pyspark)."""
-    from pyspark.sql.types import StructType
+    from pyspark.sql.types import StructType  # lazy: pyspark only when a StructType is asked for
 
     return StructType.fromDDL(schema)

@@ -1,7 +1,7 @@
 """What every fuzz harness shares: the import of toolwire under atheris, and the oracle.
 
 The oracle is the set of promises toolwire makes on bad input (README "Guarantees"): an
-entry point answers with a value or a :class:`toolwire.ToolwireError`, never another
+entry point answers with a value or a :class:`toolwire.errors.ToolwireError`, never another
 exception; it leaves its input as it found it; a dict and its JSON text give the same
 answer; every :class:`toolwire.ToolCall` survives ``to_dict``/``from_dict`` and JSON.
 A harness raises (``AssertionError`` or the stray exception itself) where a promise is
@@ -37,16 +37,16 @@ def import_instrumented() -> Any:
         import yaml  # noqa: F401
 
         import toolwire
-        import toolwire.spec.loader
-        import toolwire.spec.strict_yaml
-        import toolwire.spec.wirespec
-        import toolwire.wire.interpreter
-        import toolwire.wire.stream  # imported on first use otherwise: never instrumented
+        import toolwire._spec.loader
+        import toolwire._spec.strict_yaml
+        import toolwire._spec.wirespec
+        import toolwire._stream  # imported on first use otherwise: never instrumented
+        import toolwire._wire.interpreter
 
         with contextlib.suppress(ImportError):  # the text formats, once they exist
-            import toolwire.text
-        import toolwire.boundedre
-        import toolwire.tools  # loaded lazily otherwise: instrumented here
+            import toolwire._text
+        import toolwire._boundedre
+        import toolwire._tools  # loaded lazily otherwise: instrumented here
     return toolwire
 
 
@@ -59,7 +59,7 @@ def outcome(run: Callable[[], Any], show: Callable[[Any], Any] = lambda v: v) ->
 
     try:
         value = run()
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         return "error", exc.to_dict()
     return "ok", show(value)
 
@@ -110,7 +110,7 @@ def check_call(call: Any) -> None:
 
 def parse_json(body: bytes) -> Any:
     """The body as strict JSON, or None when it is not (the interpreter's own reader)."""
-    from toolwire.arguments import loads_strict
+    from toolwire._values.arguments import loads_strict
 
     try:
         return loads_strict(body.decode("utf-8"))
@@ -119,7 +119,7 @@ def parse_json(body: bytes) -> Any:
 
 
 def copy_value(value: Any) -> Any:
-    from toolwire.toolcall import copy_json
+    from toolwire._values.json_values import copy_json
 
     return copy_json(value)
 

@@ -1,8 +1,8 @@
 """Fuzz the sniffing entry points: ``sniff_format``, ``extract_sniff`` and ``read(None, …)``.
 
 Input: the reply body as bytes. Beyond the oracle of :mod:`_common`, the three must agree:
-an unrecognised shape is ``None`` / ``[]`` / :class:`toolwire.UnknownFormat` — or, for a
-provider's error body, ``None`` and the same :class:`toolwire.ProviderError` from both
+an unrecognised shape is ``None`` / ``[]`` / :class:`toolwire.errors.UnknownFormat` — or, for a
+provider's error body, ``None`` and the same :class:`toolwire.errors.ProviderError` from both
 readers — a recognised one gives the calls of ``read`` on the sniffed format.
 
     python tools/fuzz/fuzz_extract_sniff.py CORPUS_DIR -max_total_time=600

@@ -1,7 +1,7 @@
 """Fuzz the spec loader: ``strict_yaml.load`` then ``spec_loader.check_wire_document``.
 
 Input: a spec file's bytes. A spec from a user's folder is untrusted text; loading it must
-end, quickly, in a compiled spec or a :class:`toolwire.SpecError` whose every problem is
+end, quickly, in a compiled spec or a :class:`toolwire.errors.SpecError` whose every problem is
 located (``line``/``col`` ≥ 0) under a documented rule. A spec the checker passes must
 compile, and the compiled spec must then run on real replies raising nothing but toolwire
 errors: the checker, not the interpreter, is where a bad spec is stopped.
@@ -66,12 +66,12 @@ def _check_problems(problems: Any) -> None:
 
 
 def check(text: str) -> None:
-    from toolwire import SpecError
-    from toolwire.spec.extends import compiled_data, resolve_file
-    from toolwire.spec.loader import check_wire_document
-    from toolwire.spec.strict_yaml import load
-    from toolwire.spec.wirespec import compile_wire_spec
-    from toolwire.wire import interpreter
+    from toolwire._spec.extends import compiled_data, resolve_file
+    from toolwire._spec.loader import check_wire_document
+    from toolwire._spec.strict_yaml import load
+    from toolwire._spec.wirespec import compile_wire_spec
+    from toolwire._wire import interpreter
+    from toolwire.errors import SpecError
 
     try:
         doc = load(text, "fuzz.yaml")
@@ -95,7 +95,7 @@ def check(text: str) -> None:
     for response in RESPONSES:
         for strict in (None, True):
             # read() walks the spec's tables; extract() runs the Python generated from the
-            # spec (toolwire.wire.fastpath): a fuzzed spec must neither break nor steer it.
+            # spec (toolwire._wire.fastpath): a fuzzed spec must neither break nor steer it.
             read = _common.outcome(
                 lambda r=response, s=strict: interpreter.read(spec, r, s),
                 lambda reply: [c.to_dict() for c in reply.calls],

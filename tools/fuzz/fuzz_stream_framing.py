@@ -47,12 +47,12 @@ def _outcome(fmt: str | None, chunks: list[bytes], limit: int | None) -> tuple[A
                     handed.append(update.call)
         ready.extend(u.to_dict() for u in acc.close())
         reply = acc.reply()
-    except toolwire.ToolwireError as exc:
+    except toolwire.errors.ToolwireError as exc:
         error = exc.code
         reply = None
     try:
         acc.feed_bytes(b"data: {}\n\n")
-    except toolwire.ToolwireError:
+    except toolwire.errors.ToolwireError:
         pass
     else:
         raise AssertionError("a closed or failed stream took another chunk")

@@ -52,7 +52,7 @@ def _check_result(text: str, result: Any) -> None:
 
 
 def check(selector: int, text: str) -> None:
-    from toolwire import ToolwireError
+    from toolwire.errors import ToolwireError
 
     fmt, params = CHOICES[selector % len(CHOICES)]
     try:

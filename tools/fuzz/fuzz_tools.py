@@ -3,8 +3,8 @@ plain JSON Schemas, then calls checked against it.
 
 Input: one selector byte (a format, or ``from_schemas``), then a JSON object
 ``{"tools": <request body or tool list>, "schemas": {name: schema}, "arguments": [...]}``.
-The oracle: building answers with a ``Tools`` or :class:`toolwire.InvalidTools`, never another
-exception, and never opens a URL or a socket (a ``$ref`` is never retrieved); checking every
+The oracle: building answers with a ``Tools`` or :class:`toolwire.errors.InvalidTools`, never
+another exception, and never opens a URL or a socket (a ``$ref`` is never retrieved); checking every
 arguments object against every offered name (and one not offered) answers with a call whose
 verdict is consistent — ``unknown_tool`` with its one error, or ``arguments_invalid`` exactly
 when there are errors — that round-trips, whose error result is text; the fast check never
@@ -87,7 +87,7 @@ def _check_one(tools: Any, call: Any) -> None:
     _common.check_call(checked)
     assert checked.arguments == call.arguments, "a check changed the arguments"
     errors = checked.arguments_errors
-    assert all(isinstance(e, toolwire.ArgumentError) for e in errors)
+    assert all(isinstance(e, toolwire.types.ArgumentError) for e in errors)
     if call.name not in tools:
         assert checked.unknown_tool and not checked.arguments_invalid
         assert [e.keyword for e in errors] == ["unknown_tool"], errors
@@ -99,7 +99,7 @@ def _check_one(tools: Any, call: Any) -> None:
         if fast is not None and errors:
             try:
                 said = fast(call.arguments)
-            except (RecursionError, toolwire.RegexBudgetExceeded):
+            except (RecursionError, toolwire.errors.RegexBudgetExceeded):
                 said = None
             assert said is not True, f"the fast check passed what the validator refused: {errors}"
     if checked.unknown_tool or checked.arguments_invalid:

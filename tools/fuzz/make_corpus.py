@@ -161,7 +161,7 @@ def tool_seeds(choices: list[str], schemas_choice: str) -> Iterator[bytes]:
         for test in case.get("tests", []):
             try:
                 calls = [c.arguments for c in toolwire.extract(fmt, test["response"])]
-            except toolwire.ToolwireError:
+            except toolwire.errors.ToolwireError:
                 calls = []  # a seed without arguments is still a seed
             if fmt in choices:
                 body = {"tools": test["tools"], "arguments": calls}

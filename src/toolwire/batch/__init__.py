@@ -8,11 +8,11 @@ record), the column schema (:data:`COLUMNS`, :data:`SCHEMA_VERSION`) and
 
 from __future__ import annotations
 
-from .records import LineReader, Tally
-from .rows import compact_rows, reply_rows, rows
-from .run import MAX_JOBS_PER_CORE, Progress, WorkerDied, cpu_count, max_jobs, run_batch
-from .schema import COLUMNS, KINDS, NAMES, SCHEMA_VERSION, Column, empty_row
-from .source import MAX_LINE_BYTES, UnreadableInput
+from ._records import LineReader, Tally
+from ._rows import compact_rows, reply_rows, rows
+from ._run import MAX_JOBS_PER_CORE, Progress, WorkerDied, cpu_count, max_jobs, run_batch
+from ._schema import COLUMNS, KINDS, NAMES, SCHEMA_VERSION, Column, empty_row
+from ._source import MAX_LINE_BYTES, UnreadableInput
 
 __all__ = [
     "COLUMNS",

@@ -8,6 +8,6 @@ and nothing imports it.
 
 from __future__ import annotations
 
-from .main import main
+from ._main import main
 
 __all__ = ["main"]

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .main import main
+from ._main import main
 
 raise SystemExit(main())

@@ -4,7 +4,7 @@ An implementation in another language answers requests — one JSON object per l
 standard input, one answer per line on its standard output (specs/README.md §10, the shapes
 in ``specs/schema/conformance-{request,answer}.v1.schema.json``) — and this package turns
 every case of the suite into requests and compares the answers as the Python suite compares
-toolwire's own (:mod:`toolwire.spec.conformance`). Without a program, toolwire itself
+toolwire's own (:mod:`toolwire.conformance._wire_cases`). Without a program, toolwire itself
 answers (:mod:`.reference`).
 
 Modules: :mod:`.suite` (the case files), :mod:`.checks` (per kind: the requests and the
@@ -14,7 +14,7 @@ implementation), :mod:`.runner` (the run).
 
 from __future__ import annotations
 
-from .runner import CaseResult, run_suite
-from .suite import KINDS, Case, load_cases
+from ._runner import CaseResult, run_suite
+from ._suite import KINDS, Case, load_cases
 
 __all__ = ["KINDS", "Case", "CaseResult", "load_cases", "run_suite"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ..toolcall import ToolCall
+from .._values.toolcall import ToolCall
 
 __all__ = ["arguments_text"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..reply import Reply
-from ..toolcall import ToolCall
+from .._values.reply import Reply
+from .._values.toolcall import ToolCall
 from ._raw import arguments_text
 
 __all__ = ["from_langchain", "to_langchain", "tool_calls"]

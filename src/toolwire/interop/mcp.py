@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..reply import Reply
-from ..toolcall import ToolCall
+from .._values.reply import Reply
+from .._values.toolcall import ToolCall
 
 __all__ = ["answer", "call_params", "call_request", "from_call_params", "tool_result"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..toolcall import ToolCall
+from .._values.toolcall import ToolCall
 
 __all__ = ["from_pydantic_ai", "part_fields", "tool_call_part"]
 
@@ -48,6 +48,7 @@ def part_fields(call: ToolCall, *, provider_name: str | None = None) -> dict[str
 def tool_call_part(call: ToolCall, *, provider_name: str | None = None) -> Any:
     """A ``pydantic_ai.messages.ToolCallPart`` for ``call`` (needs pydantic-ai-slim)."""
     try:
+        # lazy: pydantic-ai only when its own object is asked for
         from pydantic_ai.messages import ToolCallPart
     except ImportError:
         raise ImportError(
@@ -90,6 +91,6 @@ def from_pydantic_ai(part: Any) -> ToolCall:
 
 
 def _json(value: Any) -> str:
-    import json
+    import json  # lazy: json only for the arguments text
 
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

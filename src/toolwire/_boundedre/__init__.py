@@ -1,0 +1,195 @@
+"""Regular expressions on model text, with a bound on what one search may cost.
+
+A tool schema's ``pattern`` and a response template's delimiters are a developer's; the
+text they run on is a model's. Python's :mod:`re` backtracks, and some patterns take
+exponential time on some texts (``^([A-Za-z0-9]+\\s?)*$`` on 33 characters: 36 s), with
+no way to interrupt it. So toolwire runs such patterns here instead:
+
+* a pattern without back-references or atomic groups (possessive quantifiers included)
+  runs on a Pike VM (:mod:`._run`): linear in the text for every pattern, with the
+  same match and groups as :mod:`re` (Python's leftmost-first rules);
+* a pattern with them runs by backtracking, stopped after ``steps`` steps (default
+  :data:`DEFAULT_STEPS`): :class:`~toolwire.errors.RegexBudgetExceeded` then.
+
+A pattern is first compiled by :mod:`re` (the authority on its syntax and on what each
+character class means); :func:`compile` raises :class:`re.error` where :mod:`re` does,
+and :class:`Unsupported` for the few constructs neither engine runs (``re.VERBOSE``,
+conditional groups, counted repetitions that expand past
+:data:`~._program.MAX_PROGRAM` instructions). Known departure: a group inside a loop
+whose body can match the empty string may capture differently from :mod:`re`; whether
+a pattern matches, and where, does not differ.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import RegexBudgetExceeded
+from .dfa import dfa_test, usable
+from .parse import Unsupported as _Unsupported
+from .parse import parse
+from .program import MAX_PROGRAM, Program, build
+from .run import Budget, BudgetExceeded, backtrack, pike
+
+__all__ = ["DEFAULT_STEPS", "MAX_PROGRAM", "BoundedMatch", "BoundedPattern", "Unsupported",
+           "compile"]
+
+DEFAULT_STEPS = 1_000_000
+"""Steps one backtracking search may take (about a second of Python), then it fails."""
+
+
+_OUT_OF_STEPS = object()
+
+
+class Unsupported(ValueError):
+    """A pattern :mod:`re` reads that the bounded engines do not run (the reason says why)."""
+
+
+class BoundedMatch:
+    """A match, with the part of :class:`re.Match`'s interface toolwire uses."""
+
+    __slots__ = ("_slots", "pattern", "string")
+
+    def __init__(self, pattern: BoundedPattern, string: str, slots: list[int]) -> None:
+        self.pattern = pattern
+        self.string = string
+        self._slots = slots
+
+    def _index(self, group: int | str) -> int:
+        index = self.pattern.groupindex[group] if isinstance(group, str) else group
+        if not 0 <= index <= self.pattern.groups:
+            raise IndexError("no such group")
+        return index
+
+    def span(self, group: int | str = 0) -> tuple[int, int]:
+        index = self._index(group)
+        start, end = self._slots[2 * index], self._slots[2 * index + 1]
+        return (start, end) if start >= 0 and end >= 0 else (-1, -1)
+
+    def start(self, group: int | str = 0) -> int:
+        return self.span(group)[0]
+
+    def end(self, group: int | str = 0) -> int:
+        return self.span(group)[1]
+
+    def group(self, group: int | str = 0) -> str | None:
+        start, end = self.span(group)
+        return None if start < 0 else self.string[start:end]
+
+    def groups(self, default: Any = None) -> tuple[Any, ...]:
+        return tuple(default if (g := self.group(i)) is None else g
+                     for i in range(1, self.pattern.groups + 1))
+
+    def groupdict(self, default: Any = None) -> dict[str, Any]:
+        return {name: default if (g := self.group(name)) is None else g
+                for name in self.pattern.groupindex}
+
+    def __repr__(self) -> str:
+        return f"<BoundedMatch span={self.span()} match={self.group()!r}>"
+
+
+class BoundedPattern:
+    """A compiled pattern: ``search`` and ``finditer`` as :class:`re.Pattern` has them,
+    and ``test`` for a yes/no answer; each search bounded (see the module)."""
+
+    __slots__ = ("_dfa", "_program", "_seen", "flags", "groupindex", "groups", "pattern", "steps")
+
+    def __init__(self, pattern: str, flags: int = 0, steps: int = DEFAULT_STEPS) -> None:
+        compiled = re.compile(pattern, flags)
+        try:
+            parsed = parse(pattern, flags)
+            program = build(parsed)
+        except _Unsupported as exc:
+            raise Unsupported(str(exc)) from None
+        except RecursionError:
+            raise Unsupported("the pattern nests too deeply") from None
+        self.pattern = pattern
+        self.flags = compiled.flags
+        self.groups = compiled.groups
+        self.groupindex = dict(compiled.groupindex)
+        self.steps = steps
+        self._program: Program = program
+        self._dfa = usable(program)
+        self._seen: dict[str, object] = {}
+
+    @property
+    def engine(self) -> str:
+        """``linear`` (the Pike VM) or ``backtracking`` (bounded by ``steps``)."""
+        return "backtracking" if self._program.backtracking else "linear"
+
+    def _run(self, text: str, pos: int, must_advance: bool, capture: bool) -> list[int] | None:
+        if not isinstance(text, str):
+            raise TypeError(f"expected a str, not {type(text).__name__}")
+        program = self._program
+        try:
+            if not capture and self._dfa:
+                return [] if dfa_test(program, text, Budget(self.steps + 4 * len(text))) \
+                    else None
+            if program.backtracking:
+                return backtrack(program, text, pos, Budget(self.steps),
+                                 must_advance=must_advance)
+            # The Pike VM's own work is at most one step per instruction and position (per
+            # combination of loop marks); only look-arounds, each a run of its own, can
+            # take it past that, and the budget stops them there.
+            states = 1 << min(program.slots - program.marks_from, 6)
+            linear = 2 * len(program.code) * (len(text) - pos + 1) * states
+            return pike(program, text, pos, Budget(self.steps + linear),
+                        must_advance=must_advance, capture=capture)
+        except BudgetExceeded:
+            raise RegexBudgetExceeded(self.pattern, self.steps) from None
+
+    def search(self, text: str, pos: int = 0) -> BoundedMatch | None:
+        """The leftmost-first match at or after ``pos``, as :meth:`re.Pattern.search`."""
+        slots = self._run(text, max(pos, 0), False, True)
+        return None if slots is None else BoundedMatch(self, text, slots)
+
+    def finditer(self, text: str, pos: int = 0) -> Iterator[BoundedMatch]:
+        """Every non-overlapping match, as :meth:`re.Pattern.finditer`."""
+        must_advance = False
+        while pos <= len(text):
+            slots = self._run(text, pos, must_advance, True)
+            if slots is None:
+                return
+            yield BoundedMatch(self, text, slots)
+            must_advance = slots[1] == slots[0]
+            pos = slots[1]
+
+    def test(self, text: str) -> bool:
+        """Whether the pattern matches anywhere in ``text`` (JSON Schema's ``pattern``).
+
+        The last answers are remembered, so a value checked twice in a row (a fast
+        check, then the validator that reports the error) costs one search.
+        """
+        seen = self._seen
+        known = seen.get(text)
+        if known is None:
+            try:
+                known = self._run(text, 0, False, False) is not None
+            except RegexBudgetExceeded:
+                known = _OUT_OF_STEPS
+            if len(seen) >= 64:
+                seen.clear()
+            seen[text] = known
+        if known is _OUT_OF_STEPS:
+            raise RegexBudgetExceeded(self.pattern, self.steps)
+        return bool(known)
+
+    def __repr__(self) -> str:
+        return f"toolwire._boundedre.compile({self.pattern!r}) [{self.engine}]"
+
+
+_CACHE: dict[tuple[str, int, int], BoundedPattern] = {}
+
+
+def compile(pattern: str, flags: int = 0, *, steps: int = DEFAULT_STEPS) -> BoundedPattern:
+    """``pattern`` compiled for bounded searches (kept: one pattern compiles once)."""
+    key = (pattern, flags, steps)
+    found = _CACHE.get(key)
+    if found is None:
+        found = BoundedPattern(pattern, flags, steps)
+        if len(_CACHE) >= 1024:
+            _CACHE.clear()
+        _CACHE[key] = found
+    return found

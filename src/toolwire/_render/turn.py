@@ -1,0 +1,370 @@
+"""The tool loop closed: the assistant turn to echo, and the results to send, per format.
+
+Every provider wants the assistant turn back in the history exactly enough to continue —
+Anthropic's thinking blocks with their signatures, Responses' reasoning items, Gemini's
+thought signatures — and every call in it answered, by the result shape of that
+provider. Both are declared in each spec's ``render`` part (specs/README.md §6); this
+module fills those templates from a :class:`~toolwire.Reply`:
+
+* :func:`assistant_message` echoes the reply's items in order, each call item written
+  back from its :class:`~toolwire.ToolCall` (so the echoed call and the answer agree on
+  ids), the calls the tool-loop rule drops removed, and the calls that yielded no
+  ``ToolCall`` (no usable name) removed too: nothing could answer them.
+* :func:`answer` renders one result per call that stays in the turn, in the reply's
+  order: the caller's results, and for each rejected call without one its error result.
+* :func:`convert` renders a reply's text and calls as another format's assistant turn,
+  refusing what the target cannot express.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .._spec import CallEntry
+from .._spec.source import default_source
+from .._values.toolcall import ToolCall
+from .._wire.walk import build_call, classified
+from ..errors import RenderError
+from .results import Result, call_variables, classify, result_variables
+from .template import ABSENT, Scope, fill, placeholders
+
+if TYPE_CHECKING:
+    from .._spec import RenderPart, WireSpec
+    from .._spec.source import SpecSource
+    from .._values.reply import Reply
+
+__all__ = ["answer", "assistant_message", "convert", "mint_id", "render_call", "reply_body"]
+
+
+def _spec_of(
+    reply: Reply, registry: SpecSource | None
+) -> tuple[WireSpec, dict[str, Any] | None]:
+    source = getattr(reply, "_source", None)
+    if source is not None and registry is None:
+        spec, response = source
+        return spec, response
+    return (registry or default_source()).spec(reply.format), None if source is None else (
+        source[1]
+    )
+
+
+def _part(spec: WireSpec) -> RenderPart:
+    if spec.render is None:
+        raise RenderError(spec.format, f"the {spec.format} spec has no render part")
+    return spec.render
+
+
+def _responder(part: RenderPart, response: dict[str, Any] | None) -> Any:
+    if response is None:
+        return None
+    return lambda source: part.expressions[source].evaluate(response)
+
+
+def render_call(spec: WireSpec, call: ToolCall) -> Any:
+    """One call as its format writes it in an assistant turn."""
+    part = _part(spec)
+    scope = Scope(spec.format, {"call": call_variables(call, spec.format)})
+    return fill(part.templates["call"], scope)
+
+
+def _kept(reply: Reply) -> list[tuple[ToolCall, str]]:
+    return [(c, f) for c, f in zip(reply.calls, reply.fates(), strict=True) if f != "dropped"]
+
+
+def _text(part: RenderPart, response: dict[str, Any] | None, reply: Reply) -> Any:
+    if response is not None and isinstance(part.templates.get("text"), str):
+        value = part.expressions[part.templates["text"]].evaluate(response)
+        return value if isinstance(value, str) else ABSENT
+    value = getattr(reply, "text", None)  # a Reply that carries its text (the text part)
+    return value if isinstance(value, str) else ABSENT
+
+
+def _items(spec: WireSpec, response: dict[str, Any], reply: Reply) -> Iterator[Any]:
+    """The reply's top-level items in order; call items as their calls, or left out."""
+
+    calls = iter(zip(reply.calls, reply.fates(), strict=True))
+    for index, key, item, _, entry in classified(spec, response, False):
+        nested = key[2] is not None
+        if type(entry) is CallEntry:
+            made = build_call(entry, item, index)
+            if type(made) is not ToolCall:
+                continue  # no usable name: no call to answer, so none to echo
+            call, fate = next(calls, (None, "dropped"))
+            if nested or call is None or fate == "dropped":
+                continue
+            yield render_call(spec, call)
+        elif not nested:
+            yield item
+
+
+def assistant_message(reply: Reply, registry: SpecSource | None = None) -> Any:
+    """The reply's assistant turn in its own format, to append to the history."""
+    spec, response = _spec_of(reply, registry)
+    part = _part(spec)
+    kept = _kept(reply)
+    text = _text(part, response, reply)
+
+    def items() -> list[Any]:
+        if response is not None:
+            return list(_items(spec, response, reply))
+        return _synthesized(spec, part, text, [c for c, _ in kept])
+
+    values = {
+        "items": items,
+        "calls": lambda: [render_call(spec, c) for c, _ in kept],
+        "text": text,
+    }
+    message = fill(part.templates["assistant"], Scope(spec.format, values,
+                                                       _responder(part, response)))
+    return None if message is ABSENT else message
+
+
+def reply_body(reply: Reply, registry: SpecSource | None = None) -> Any:
+    """The reply's assistant turn as a whole reply body of its format (``render.reply``):
+    what a server of that format would have sent, for round trips and gateways."""
+    spec, _ = _spec_of(reply, registry)
+    part = _part(spec)
+    if "reply" not in part.templates:
+        raise RenderError(spec.format, f"the {spec.format} spec's render part has no reply")
+    values = {"assistant": assistant_message(reply, registry),
+              "finish_reason": reply.finish_reason}
+    return fill(part.templates["reply"], Scope(spec.format, values))
+
+
+def _synthesized(spec: WireSpec, part: RenderPart, text: Any, calls: list[ToolCall]) -> list[Any]:
+    """Items built from the reply's values, for a turn with no items of this format."""
+    found: list[Any] = []
+    if isinstance(text, str) and text and "text_item" in part.templates:
+        item = fill(part.templates["text_item"], Scope(spec.format, {"text": text}))
+        if item is not ABSENT:
+            found.append(item)
+    found.extend(render_call(spec, c) for c in calls)
+    return found
+
+
+class _Keys:
+    """Where each results key points in ``reply.calls``, looked up in a dictionary.
+
+    A loop answers every call of a reply, so resolving each key by scanning the calls
+    would make answering n calls cost n². The very call objects (the usual key) and the
+    ids are indexed when the answer starts; an equal but distinct call is looked up by
+    a frozen copy of its value, indexed only when such a key first appears.
+    """
+
+    def __init__(self, reply: Reply) -> None:
+        self.reply = reply
+        self.calls = reply.calls
+        self.by_object = {id(c): i for i, c in enumerate(self.calls)}
+        self.by_id: dict[str, list[int]] = {}
+        for index, call in enumerate(self.calls):
+            if call.id:
+                self.by_id.setdefault(call.id, []).append(index)
+        self.by_value: dict[Any, list[int]] | None = None
+
+    def _equal_calls(self, key: ToolCall) -> list[int]:
+        if self.by_value is None:
+            self.by_value = {}
+            for index, call in enumerate(self.calls):
+                try:
+                    self.by_value.setdefault(_frozen(call._key()), []).append(index)
+                except (TypeError, RecursionError):  # unhashable or too deep: scanned
+                    self.by_value.setdefault(None, []).append(index)
+        try:
+            found = list(self.by_value.get(_frozen(key._key()), ()))
+        except (TypeError, RecursionError):
+            found = []
+        found.extend(self.by_value.get(None, ()))
+        return sorted(i for i in found if self.calls[i] == key)
+
+    def resolve(self, key: Any) -> int:
+        """The index in ``reply.calls`` of the call a results key names."""
+        calls = self.calls
+        if type(key) is int:  # a call's index in reply.calls: for calls equal in every field
+            if 0 <= key < len(calls):
+                return key
+            raise RenderError(self.reply.format, f"no call {key}: the reply has {len(calls)}")
+        if isinstance(key, ToolCall):
+            index = self.by_object.get(id(key))
+            if index is not None and calls[index] is key:
+                return index
+            matches = self._equal_calls(key)
+        elif isinstance(key, str):
+            matches = self.by_id.get(key, []) if key else []
+        else:
+            raise TypeError(
+                "a results key is a call id (str), a ToolCall, or a call's index in"
+                f" reply.calls, not {type(key).__name__}"
+            )
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise RenderError(self.reply.format, f"no call of this reply is {key!r}")
+        raise RenderError(
+            self.reply.format, f"{len(matches)} calls of this reply match {key!r}: key their"
+            " results by their index in reply.calls",
+        )
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a call's value that is equal exactly where ``==`` is."""
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    hash(value)
+    return value
+
+
+def answer(
+    reply: Reply, results: Mapping[Any, Any], registry: SpecSource | None = None
+) -> list[Any]:
+    """The messages (or items) carrying a result for every call the turn keeps."""
+    spec, _ = _spec_of(reply, registry)
+    part = _part(spec)
+    given: dict[int, Any] = {}
+    keys = _Keys(reply)
+    for key, value in results.items():
+        index = keys.resolve(key)
+        if index in given:
+            raise RenderError(spec.format, f"two results for call {index} ({key!r})")
+        given[index] = value
+    fates = reply.fates()
+    rendered: list[Any] = []
+    missing: list[str] = []
+    blocks = part.templates.get("blocks") or {}
+    for index, (call, fate) in enumerate(zip(reply.calls, fates, strict=True)):
+        if fate == "dropped":
+            if index in given:
+                raise RenderError(
+                    spec.format, f"call {index} ({call.name}) was dropped (the reply was cut"
+                    " off in it): it is not in the assistant turn, so it takes no result",
+                )
+            continue
+        if index in given:
+            result = classify(given[index], spec.format)
+        elif fate == "rejected":  # its error result, which says it is one
+            result = Result("text", type(reply).error_result(call), True, labelled=True)
+        else:
+            missing.append(f"{index} ({call.name} {call.id!r})")
+            continue
+        template = part.templates["error_result" if result.is_error else "result"]
+        scope = Scope(spec.format, {
+            "call": call_variables(call, spec.format),
+            "result": result_variables(result, spec.format, blocks),
+        })
+        rendered.append(fill(template, scope))
+    if missing:
+        raise RenderError(
+            spec.format, f"no result for call {', '.join(missing)}: every call in the assistant"
+            " turn needs one",
+        )
+    wrapper = part.templates.get("results")
+    if wrapper is None:
+        return rendered
+    if not rendered:
+        return []
+    return [fill(wrapper, Scope(spec.format, {"results": rendered}))]
+
+
+def mint_id(call: ToolCall, index: int) -> str:
+    """The id ``ids="mint"`` gives the call at ``index`` of a turn (specs/README.md §6.3):
+    the first 9 hexadecimal digits of the SHA-256 of ``index``, the name and the arguments
+    text, one per line. Deterministic (the same reply, the same ids) and alphanumeric, 9
+    characters: what the strictest provider accepts (Mistral's ``^[a-zA-Z0-9]{9}$``)."""
+    import hashlib  # lazy: hashlib (3 ms) only for ids="mint"
+
+    text = call_variables(call, "").get("arguments_text")
+    seed = f"{index}\n{call.name}\n{text}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(seed).hexdigest()[:9]
+
+
+def _with_ids(
+    to: str, kept: list[ToolCall], ids: str | Callable[[ToolCall, int], str] | None
+) -> list[ToolCall]:
+    """The kept calls, each without an id given one by ``ids`` (``"mint"`` or a callable)."""
+    if ids is None or all(c.id for c in kept):
+        return kept
+    if ids != "mint" and not callable(ids):
+        raise ValueError(f"ids must be None, 'mint' or a callable (call, index) -> str, not"
+                         f" {ids!r}")
+    taken = {c.id for c in kept if c.id}
+    found: list[ToolCall] = []
+    for index, call in enumerate(kept):
+        if call.id:
+            found.append(call)
+            continue
+        if ids == "mint":
+            given, salt = mint_id(call, index), 0
+            while given in taken:  # two calls alike in every field: the next index's id
+                salt += 1
+                given = mint_id(call, index + salt * len(kept))
+        else:
+            given = ids(call, index)  # type: ignore[operator]
+            if not isinstance(given, str) or not given or given in taken:
+                raise RenderError(to, f"ids() gave {given!r} for call {index} ({call.name}):"
+                                  " an id must be a non-empty string no other call has")
+        taken.add(given)
+        found.append(call.replace(id=given))
+    return found
+
+
+def convert(
+    reply: Reply, to: str, *, registry: SpecSource | None = None, lossy: bool = False,
+    ids: str | Callable[[ToolCall, int], str] | None = None,
+) -> Any:
+    """The reply's text and calls as format ``to``'s assistant turn.
+
+    Refused (a :class:`RenderError` with the reason) where the target cannot express the
+    reply: a call without an id where the target answers by id (unless ``ids`` gives
+    one: ``"mint"`` for :func:`mint_id`, or a callable ``(call, index) -> str``), undecodable
+    arguments where the target's calls carry an object, items the source format refused
+    (OpenAI ``custom`` calls: a client action no other format can carry, never dropped), and
+    — unless ``lossy`` — provider data the target's calls do not carry, or calls the source
+    provider ran itself.
+    """
+    source_spec, response = _spec_of(reply, registry)
+    target = (registry or default_source()).spec(to)
+    part = _part(target)
+    call_names = placeholders(part.templates["call"])
+    if reply.refused:
+        kinds = ", ".join(sorted({r.item_type or "untyped" for r in reply.refused}))
+        raise RenderError(
+            to, f"the reply holds {len(reply.refused)} item(s) {source_spec.format} refused"
+            f" ({kinds}): client actions that are no function call, which {to} cannot carry;"
+            f" answer them in {source_spec.format}",
+        )
+    kept = _with_ids(to, [c for c, _ in _kept(reply)], ids)
+    for index, call in enumerate(kept):
+        where = f"call {index} ({call.name})"
+        if not call.id and part.templates.get("requires_id"):
+            raise RenderError(to, f"{where} has no id, and {to} answers results by call id"
+                              " (convert(..., ids='mint') gives each call one)")
+        if call.arguments_undecodable and not call_names & {
+            "call.arguments_text", "call.arguments_raw"
+        }:
+            raise RenderError(
+                to, f"{where} has undecodable arguments ({call.arguments_error}); {to} calls"
+                " carry an object, which cannot hold them",
+            )
+        carried = {n.split(".", 2)[2] for n in call_names if n.startswith("call.provider_data.")}
+        lost = sorted(set(call.provider_data) - carried) if source_spec.format != to else []
+        if lost and not lossy:
+            raise RenderError(
+                to, f"{where} carries provider data {lost} for {source_spec.format}, which {to}"
+                " calls cannot hold (convert(..., lossy=True) drops it)",
+            )
+    if reply.server_calls and not lossy:
+        raise RenderError(
+            to, f"the reply holds {len(reply.server_calls)} call(s) {source_spec.format} ran"
+            f" itself, which {to} cannot express (convert(..., lossy=True) leaves them out)",
+        )
+    source_part = source_spec.render
+    text = _text(source_part, response, reply) if source_part is not None else ABSENT
+    values = {
+        "items": lambda: _synthesized(target, part, text, kept),
+        "calls": lambda: [render_call(target, c) for c in kept],
+        "text": text,
+    }
+    message = fill(part.templates["assistant"], Scope(to, values))
+    return None if message is ABSENT else message

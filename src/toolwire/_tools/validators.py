@@ -1,0 +1,130 @@
+"""The jsonschema validators toolwire checks calls with: nothing retrieved, every regular
+expression bounded, the providers' formats asserted.
+
+Three things differ from a plain ``jsonschema.Draft202012Validator(schema)``:
+
+* the registry is :func:`~.references.no_retrieval`: a ``$ref`` outside the schema is
+  never fetched (and :func:`~.references.check_references` refuses it at build);
+* ``pattern`` and ``patternProperties`` run on the bounded regex engine, so a
+  developer's pattern on a model's text cannot hang a loop; a search that runs out of
+  steps is its own error, keyword ``regex_budget``;
+* ``format`` is asserted for the formats of :mod:`.formats`.
+
+:func:`check_patterns` compiles every pattern of a schema when its tools are built, so a
+pattern the bounded engines cannot run is refused then, naming where it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .._boundedre import Unsupported
+from .._boundedre import compile as compile_bounded
+from ..errors import RegexBudgetExceeded
+from .dialect import SchemaProblem
+from .formats import FORMATS
+from .references import no_retrieval, subschemas
+
+__all__ = ["bounded_class", "check_patterns", "make_validator"]
+
+_CLASSES: dict[Any, Any] = {}
+_FORMAT_CHECKER: Any = None
+
+
+def _search(pattern: str, text: str) -> bool:
+    return compile_bounded(pattern).test(text)
+
+
+def _budget_error(pattern: str, exc: RegexBudgetExceeded) -> Any:
+    from jsonschema import ValidationError  # lazy: jsonschema (66 ms) only where a schema needs it
+
+    return ValidationError(
+        f"the value could not be checked against {pattern!r}: the pattern needed more than"
+        f" {exc.steps:,} steps on it",
+        validator="regex_budget",
+    )
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema import ValidationError  # lazy: as above
+
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        found = _search(pattern, instance)
+    except RegexBudgetExceeded as exc:
+        yield _budget_error(pattern, exc)
+        return
+    if not found:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            try:
+                found = _search(pattern, key)
+            except RegexBudgetExceeded as exc:
+                error = _budget_error(pattern, exc)
+                error.path.appendleft(key)
+                yield error
+                continue
+            if found:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _format_checker() -> Any:
+    global _FORMAT_CHECKER
+    if _FORMAT_CHECKER is None:
+        from jsonschema import FormatChecker  # lazy: as above
+
+        checker = FormatChecker(formats=())
+        for name, check in FORMATS.items():
+            checker.checks(name)(lambda value, check=check: not isinstance(value, str)
+                                 or check(value))
+        _FORMAT_CHECKER = checker
+    return _FORMAT_CHECKER
+
+
+def bounded_class(cls: Any) -> Any:
+    """``cls`` (a jsonschema draft's validator) with bounded patterns."""
+    found = _CLASSES.get(cls)
+    if found is None:
+        from jsonschema import validators  # lazy: as above
+
+        found = validators.extend(  # type: ignore[no-untyped-call]
+            cls, {"pattern": _pattern, "patternProperties": _pattern_properties}
+        )
+        _CLASSES[cls] = found
+    return found
+
+
+def make_validator(cls: Any, schema: Any) -> Any:
+    """A validator of ``schema`` for draft ``cls``: no retrieval, bounded, formats checked."""
+    return bounded_class(cls)(schema, registry=no_retrieval(),
+                              format_checker=_format_checker())
+
+
+def check_patterns(schema: Any) -> None:
+    """Compile every ``pattern`` and ``patternProperties`` key of ``schema`` for the
+    bounded engines; :class:`SchemaProblem` names one they do not run."""
+    for pointer, node in subschemas(schema):
+        found = []
+        if isinstance(node.get("pattern"), str):
+            found.append((f"{pointer}/pattern", node["pattern"]))
+        if isinstance(node.get("patternProperties"), dict):
+            found.extend((f"{pointer}/patternProperties", p) for p in node["patternProperties"])
+        if not found:
+            continue
+
+        for where, pattern in found:
+            try:
+                compile_bounded(pattern)
+            except (Unsupported, ValueError) as exc:
+                raise SchemaProblem(where, f"the pattern {pattern!r} cannot be run with a"
+                                    f" bound on its time: {exc}") from None

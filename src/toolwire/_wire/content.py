@@ -1,0 +1,82 @@
+"""The assistant's text of a wire reply, and the tool calls a model wrote inside it.
+
+Every wire spec names where the reply's assistant text is with a ``content``
+expression (specs/README.md §1.10): a string, or a list whose strings are joined (the
+text blocks of an Anthropic or Responses reply). :func:`assistant_text` reads it for
+:attr:`toolwire.Reply.text`.
+
+Servers run without a tool parser pass the model's calls through as text:
+``choices[0].message.content`` holds ``<tool_call>{…}</tool_call>``. With
+``read(fmt, data, text_format="hermes")`` :func:`lift_text_calls` reads that text with
+the text spec and returns the reply with those calls after the wire calls and the
+clean text (reasoning regions cut out) as its ``text``.
+"""
+
+from __future__ import annotations
+
+from .._speed import TYPE_CHECKING
+from .._speed.record import setfield
+from ..errors import MalformedResponse, UnmappedCall
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .._spec import WireSpec
+    from .._text import TextSpec
+    from .._values.reply import Reply
+
+__all__ = ["assistant_text", "lift_text_calls"]
+
+
+def assistant_text(spec: WireSpec, response: Any) -> str | None:
+    """The reply's assistant text by the spec's ``content``, or None when it has none.
+
+    A string is the text; a list's strings are joined with nothing between them (its
+    other members, null text fields of non-text blocks, are skipped); anything else,
+    and a spec without ``content``, is no text.
+    """
+    expression = spec.content
+    if expression is None:
+        return None
+    try:
+        value = expression.evaluate(response)
+    except ValueError as exc:
+        raise MalformedResponse(spec.format, f"content: {exc}") from None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        parts = [part for part in value if isinstance(part, str)]
+        return "".join(parts) if parts else None
+    return None
+
+
+def lift_text_calls(reply: Reply, text_spec: TextSpec, tools: Any, params: dict[str, str]) -> Reply:
+    """``reply`` with the calls written in its text lifted out by ``text_spec``.
+
+    A message the text spec refuses (a Harmony message to a built-in tool) is refused here
+    too: :class:`~toolwire.errors.UnmappedCall` carries this reply, the text's calls lifted, as its
+    partial reply. A call the end of the text cut keeps its ``incomplete`` flag.
+    """
+    if reply.text is None:
+        return reply
+    # lazy: the text reader (47 ms) only with text_format=
+    from .._text import TextReply, read_text_spec
+
+    try:
+        found = read_text_spec(text_spec, reply.text, tools=tools, **params)
+    except UnmappedCall as exc:
+        if not isinstance(exc.reply, TextReply):
+            raise
+        exc.reply = _lifted(reply, exc.reply)
+        raise
+    return _lifted(reply, found)
+
+
+def _lifted(reply: Reply, found: Any) -> Reply:
+    values = {name: getattr(reply, name) for name in reply._fields}
+    values["calls"] = reply.calls + found.calls
+    values["text"] = found.text
+    lifted = object.__new__(type(reply))
+    for name, value in values.items():
+        setfield(lifted, name, value)
+    return lifted

@@ -1,0 +1,77 @@
+"""What the other formats say about a body one format refused (specs/README.md §1.11-1.12).
+
+A body read as format F that lacks F's shape may be another provider's error body, or
+another format's reply passed under the wrong name. Only the set of specs — a registry —
+can tell, so the registry asks here, with its specs in sniff order: the first other
+format whose ``error`` holds makes the answer that format's provider error; else the first
+other format whose ``sniff`` and ``shape`` both hold is named in the error (``looks_like``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .._expression import Expression
+from .._spec import WireSpec
+from ..errors import MalformedResponse, ProviderError
+from . import gate
+from .walk import coerce_response, response_of
+
+__all__ = ["elsewhere", "error_of"]
+
+SniffOrder = Sequence[tuple[str, Expression]]
+"""``(format, sniff predicate)`` by descending priority, then format name."""
+
+
+def error_of(
+    order: SniffOrder, spec_of: Callable[[str], WireSpec], response: dict[str, object],
+    but: str | None = None,
+) -> ProviderError | None:
+    """The provider error ``response`` is for the first format of ``order`` (``but`` left
+    out) whose ``error`` holds on it; None where none does."""
+    for fmt, _ in order:
+        if fmt == but:
+            continue
+        try:
+            error = gate.provider_error(spec_of(fmt), response)
+        except ValueError:  # that spec's expressions do not fit this body
+            continue
+        if error is not None:
+            return error
+    return None
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def elsewhere(
+    order: SniffOrder, spec_of: Callable[[str], WireSpec], spec: WireSpec, data: object,
+    mismatch: MalformedResponse,
+) -> ProviderError | MalformedResponse:
+    """What to raise for ``data``, which lacks ``spec``'s shape (see the module docstring)."""
+    try:
+        response = coerce_response(data, None)
+    except MalformedResponse:
+        return mismatch
+    error = error_of(order, spec_of, response, spec.format)
+    if error is not None:
+        return error
+    for fmt, sniff in order:
+        if fmt == spec.format:
+            continue
+        try:
+            if sniff.evaluate(response) is not True:
+                continue
+            response_of(spec_of(fmt), response)  # normalised as that format, then checked
+        except ProviderError as found:  # an error body once normalised: that one
+            return found
+        except ValueError:  # a MalformedResponse too: that format does not fit either
+            continue
+        return MalformedResponse(
+            spec.format,
+            f"{mismatch.reason}; this looks like {_article(fmt)} {fmt} reply: use format"
+            f" {fmt!r}",
+            looks_like=fmt,
+        )
+    return mismatch

@@ -1,0 +1,166 @@
+"""The wire interpreter's verbs: ``locate``, ``extract`` and ``from_item``, a pure function of
+(spec, response), on :mod:`.walk`.
+
+``extract`` answers from the spec's generated code (:mod:`.fastpath`) once the spec has read
+enough replies to be worth compiling, and from the walk until then or wherever the
+generated code declines. ``read`` is :mod:`.reading`'s; a refusal raised here carries the
+partial reply ``read`` gives (``UnmappedCall.reply``).
+"""
+
+from __future__ import annotations
+
+from .._spec import CallEntry, RefuseEntry, WireSpec
+from .._speed import TYPE_CHECKING
+from .._values.toolcall import ToolCall
+from ..errors import MalformedResponse, ToolwireError, UnmappedCall
+from . import gate
+from .gate import refuse_stream_event
+from .reading import choice_view, read_reply
+from .walk import (
+    JSON_TEXT,
+    build_call,
+    classified,
+    coerce_response,
+    guarded,
+    match,
+    response_of,
+)
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .._values.reply import Reply
+    from .fastpath import FastExtract
+
+__all__ = [
+    "WALKS_BEFORE_COMPILING", "coerce_response", "extract", "from_item", "locate", "read",
+    "refuse_stream_event", "walk_extract",
+]
+
+
+def _chosen(spec: WireSpec, response: dict[str, Any], choice: int) -> dict[str, Any]:
+    return choice_view(spec, response, choice)[0]
+
+
+def locate(
+    spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0
+) -> list[dict[str, Any]]:
+    """The raw call items the client must execute, in response order, unparsed."""
+    response = response_of(spec, data)
+    if choice:
+        response = _chosen(spec, response, choice)
+    try:
+        return [
+            item
+            for _, _, item, _, entry in classified(spec, response, strict)
+            if type(entry) is CallEntry
+        ]
+    except UnmappedCall:
+        raise _with_reply(spec, response, strict) from None
+    except ToolwireError:
+        raise
+    except ValueError as exc:
+        raise guarded(spec, exc) from None
+
+
+def extract(
+    spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0
+) -> list[ToolCall]:
+    """One :class:`ToolCall` per located call item that has a usable name.
+
+    The spec's generated extract function (:mod:`toolwire._wire.fastpath`) answers the regular
+    case; when it declines (``None``), the walk below answers, or raises the exact error.
+    """
+    if type(data) is dict:
+        response = data
+    elif isinstance(data, JSON_TEXT):
+        response = response_of(spec, data)
+    else:  # an SDK object, made the wire's JSON (and renamed) already: only checked
+        response = coerce_response(data, spec.format, spec)
+        gate.check(spec, response, data)
+    if choice:
+        response = _chosen(spec, response_of(spec, response), choice)
+    fast = spec.fast.get(strict)
+    if fast is None:
+        walked = spec.fast.get("walked", 0)
+        if walked < WALKS_BEFORE_COMPILING:  # see there: a short-lived process never compiles
+            spec.fast["walked"] = walked + 1
+            return walk_extract(spec, response, strict)
+        fast = _build_fast(spec, strict)
+    found = fast(response)
+    if found is not None:  # [] only for a reply that is no stream event (see .fastpath)
+        return found
+    return walk_extract(spec, response, strict)
+
+
+def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> list[ToolCall]:
+    """:func:`extract` by walking the spec's tables: the semantics the fast path follows."""
+    response = response_of(spec, response)
+    calls: list[ToolCall] = []
+    try:
+        for index, _, item, _, entry in classified(spec, response, strict):
+            if type(entry) is CallEntry:
+                call = build_call(entry, item, index)
+                if type(call) is ToolCall:
+                    calls.append(call)
+    except UnmappedCall:
+        raise _with_reply(spec, response, strict) from None
+    except ToolwireError:
+        raise
+    except ValueError as exc:
+        raise guarded(spec, exc) from None
+    return calls
+
+
+WALKS_BEFORE_COMPILING = 32
+"""How many replies a spec's ``extract`` walks before its generated function is compiled.
+
+Generating and compiling that function costs as much as walking tens to hundreds of
+replies, and a short-lived process (a CLI call, a serverless function) reads one. The walk
+gives the same answer (:mod:`.fastpath`), so the first replies walk, and a process that
+reads many compiles soon (docs/decisions/2026-12-03-compile-after-32-replies.md).
+"""
+
+
+def _build_fast(spec: WireSpec, strict: bool | None) -> FastExtract:
+    from .fastpath import build_fast_extract  # lazy: compiled after WALKS_BEFORE_COMPILING replies
+
+    refuse = spec.unknown_items == "refuse" if strict is None else strict
+    fast = spec.fast.get(refuse) or build_fast_extract(spec, refuse)
+    spec.fast[refuse] = spec.fast[strict] = fast
+    return fast
+
+
+def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
+    """Everything at once: calls, server-side calls, truncation, unknown and skipped items
+    (:mod:`.reading`); ``choice`` reads another of the reply's alternatives."""
+    return read_reply(spec, data, strict, choice)
+
+
+def _with_reply(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> UnmappedCall:
+    """The refusal ``read`` raises for this response: the same error, with ``err.reply``."""
+    try:
+        read_reply(spec, response, strict)
+    except UnmappedCall as error:
+        return error
+    raise AssertionError("read() must refuse what the walk refused")  # pragma: no cover
+
+
+def from_item(spec: WireSpec, raw_item: Any) -> ToolCall | None:
+    """One raw call item, typed as each source in turn would type it; None if no call."""
+    if type(raw_item) is not dict:
+        raise MalformedResponse(spec.format, "a call item must be a JSON object", item_index=0)
+    try:
+        for source in spec.sources:
+            entry = match(spec, raw_item, source.type_of(raw_item))
+            if type(entry) is RefuseEntry:
+                raise UnmappedCall(spec.format, 0, entry.type, entry.reason)
+            if type(entry) is CallEntry:
+                call = build_call(entry, raw_item, None)
+                if type(call) is ToolCall:
+                    return call
+    except ToolwireError:
+        raise
+    except ValueError as exc:
+        raise guarded(spec, exc) from None
+    return None
