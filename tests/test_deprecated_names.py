@@ -57,7 +57,6 @@ def test_the_documented_old_imports_still_run() -> None:
         warnings.simplefilter("ignore", DeprecationWarning)
         from toolwire.registry import Registry
         from toolwire.text import read_text
-
         from toolwire.wire.stream import Accumulator
 
         assert Registry is toolwire.Registry
