@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ._stream import Accumulator, StreamUpdate, read_stream
     from ._tools import Tools
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Accumulator",
