@@ -538,10 +538,13 @@ def bench_tools(settings: Settings, verdicts: Verdicts) -> None:
             for i in range(3)]}}]}
     tools = toolwire.Tools("openai", request)
     steady("openai", body)
-    from toolwire._tools import definition  # the memo of schemas found valid (definition.py)
+    # The memos of schemas found valid and of their written checks (definition.py,
+    # fastcheck.py), cleared so that every schema is new to the process, as at first.
+    from toolwire._tools import definition, fastcheck
 
     def build_unseen() -> object:
-        definition._VALID_SCHEMAS.clear()  # every schema new to the process, as at first
+        definition._VALID_SCHEMAS.clear()
+        fastcheck._CHECKS.clear()
         return toolwire.Tools("openai", request)
 
     group = measure(Group("tools", {

@@ -169,8 +169,12 @@ class Tools:
     def check_reply(self, reply: _R) -> _R:
         """The reply (a :class:`toolwire.Reply`, or a :class:`~toolwire.TextReply` read
         from model text) with its calls checked; the same object when no verdict changed."""
-        calls = tuple(self.check(c) for c in reply.calls)
-        if all(a is b for a, b in zip(calls, reply.calls, strict=True)):
+        check = self.check
+        calls = tuple([check(c) for c in reply.calls])  # a list first: no generator frame
+        for before, after in zip(reply.calls, calls, strict=True):
+            if before is not after:
+                break
+        else:
             return reply
         checked = object.__new__(type(reply))
         for name in type(reply)._fields:
