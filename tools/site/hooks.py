@@ -41,6 +41,18 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 LINK = re.compile(r"(!?\[[^\]]*\]\()([^)\s]+)(\))")
 
 
+def on_config(config: MkDocsConfig, **kwargs: Any) -> MkDocsConfig:
+    """Griffe extensions given as a path are read relative to the current directory: make the
+    ones in mkdocs.yml relative to the repository, so a build started anywhere finds them."""
+    options = config.plugins["mkdocstrings"].config["handlers"]["python"]["options"]
+    options["extensions"] = [
+        str(ROOT / extension) if isinstance(extension, str) and extension.endswith(".py")
+        else extension
+        for extension in options.get("extensions", [])
+    ]
+    return config
+
+
 def on_files(files: Files, config: MkDocsConfig, **kwargs: Any) -> Files:
     """Add the published documents as files of the site, read where they live."""
     for repo, site in PUBLISHED.items():

@@ -34,12 +34,17 @@ class RstDocstrings(griffe.Extension):
         if obj.docstring is not None:
             obj.docstring.value = markdown(obj.docstring.value, obj)
 
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        """The package itself (``on_object`` sees only what it holds); rewriting twice is
+        rewriting once, so a package seen both ways is safe."""
+        self.on_object(obj=pkg)
+
 
 def markdown(text: str, scope: griffe.Object) -> str:
     """The docstring ``text`` of ``scope`` in Markdown."""
     text = ROLE.sub(lambda m: reference(m[2], m[1] == "~", scope), text)
-    text = re.sub(r"(?m)^(\s*)::\s*$", "", text)
-    text = re.sub(r"(?m)(\S)::\s*$", r"\1:", text)
+    text = re.sub(r"(?m)^[ \t]*::[ \t]*$", "", text)
+    text = re.sub(r"(?m)(\S)::[ \t]*$", r"\1:", text)
     return tables(text)
 
 
