@@ -1,5 +1,6 @@
 """The fenced code blocks of the README and the documentation pages, and the program that runs
-one page's blocks (``tests/test_doc_examples.py`` starts it once per page).
+one page's blocks (``run_page`` starts it once per page, for ``tests/test_readme_examples.py``
+and ``tests/test_doc_examples.py``).
 
 What a page's blocks mean to the suite:
 
@@ -17,11 +18,16 @@ What a page's blocks mean to the suite:
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 LANGUAGES = {"python": "python", "py": "python", "sh": "shell", "bash": "shell",
              "shell": "shell", "console": "console", "": "output"}
@@ -109,6 +115,53 @@ def printed(shown: str, output: list[str]) -> list[str]:
         if line not in output:
             missing.append(line)
     return missing
+
+
+def run_page(found: list[Block], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run the blocks that run of one page as the suite does; the finished process.
+
+    The page runs in a fresh interpreter (this file as a program) whose working directory is an
+    empty folder holding copies of the bundled example replies (``openai.json``, … from
+    ``specs/examples``), with ``toolwire`` on PATH running this checkout and no
+    ``TOOLWIRE_SPEC_PATH`` from the caller."""
+    work = tmp_path / "work"
+    work.mkdir(parents=True)
+    for example in sorted((ROOT / "specs" / "examples").glob("*.json")):
+        shutil.copy(example, work / example.name)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "toolwire"
+    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m toolwire \"$@\"\n", "utf-8")
+    shim.chmod(0o755)
+    script = tmp_path / "blocks.json"
+    script.write_text(json.dumps([
+        {"page": b.page, "line": b.line, "kind": b.kind, "code": b.code}
+        for b in found if b.runs
+    ]), "utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"),
+           "PATH": os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent),
+                                    os.environ.get("PATH", "")])}
+    env.pop("TOOLWIRE_SPEC_PATH", None)
+    return subprocess.run([sys.executable, str(Path(__file__).resolve()), str(script)],
+                          cwd=work, env=env, capture_output=True, text=True, check=False,
+                          timeout=600)
+
+
+def check_page(found: list[Block], tmp_path: Path) -> str | None:
+    """Run one page's blocks and check every output block's lines were printed; ``None`` when
+    the page ran and printed what it shows, else the reason to skip it (an optional module of
+    the test extras is missing). A block that fails, or output not printed, fails the test."""
+    done = run_page(found, tmp_path)
+    output = done.stdout + done.stderr
+    if done.returncode == SKIP_STATUS:
+        return done.stdout.strip().splitlines()[-1]
+    assert done.returncode == 0, output
+    lines = output.splitlines()
+    for block in found:
+        if block.kind == "output":
+            missing = printed(block.code, lines)
+            assert missing == [], f"{block.page}:{block.line}: not printed: {missing}\n{output}"
+    return None
 
 
 def run(page: list[dict[str, object]]) -> int:
