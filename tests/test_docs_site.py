@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -17,6 +19,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC = ["toolwire", "toolwire.errors", "toolwire.types", "toolwire.batch", "toolwire.spark",
           "toolwire.interop.langchain", "toolwire.interop.pydantic_ai", "toolwire.interop.mcp"]
+
+
+SITE_PACKAGES = {"mkdocs", "mkdocs-material", "mkdocstrings-python"}
+
+
+def test_the_docs_and_test_extras_install_what_the_site_build_needs() -> None:
+    """CI installs the test extras, so the build below runs there rather than skipping; the
+    ``docs`` extra is the same for a writer who wants only the site."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        extras = tomllib.load(file)["project"]["optional-dependencies"]
+    for extra in ("test", "docs"):
+        names = {re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].lower()
+                 for requirement in extras[extra]}
+        assert names >= SITE_PACKAGES, f"the {extra} extra lacks {SITE_PACKAGES - names}"
 
 
 @pytest.fixture(scope="module")
