@@ -64,3 +64,11 @@ def test_every_documentation_page_is_linked_from_the_readme() -> None:
     pages = {page.relative_to(ROOT).as_posix() for page in (ROOT / "docs").glob("*.md")}
     assert pages - linked == set()
     assert "docs/api/index.md" in linked
+
+
+def test_the_number_of_text_formats_the_readme_states_is_the_bundled_count() -> None:
+    from toolwire._text import bundled_text_specs
+
+    readme = README.read_text(encoding="utf-8")
+    stated = re.findall(r"any of (\d+) formats", readme)
+    assert stated == [str(len(bundled_text_specs()))]
