@@ -197,22 +197,11 @@ def test_the_column_schema_is_the_versioned_one() -> None:
     assert [(c.name, c.type) for c in COLUMNS] == SCHEMA_V1
 
 
-def test_the_readme_documents_every_column_in_order() -> None:
+def test_the_docs_document_every_column_in_order() -> None:
     from toolwire.batch._schema import markdown_table
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert markdown_table() in readme, "README's column table is stale: paste markdown_table()"
-
-
-def test_the_readme_batch_examples_run() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Batch and Spark"):]
-    section = section[: section.index("\n## ", 1)]
-    blocks = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
-    blocks = [b for b in blocks if "mapInArrow" not in b]  # the Spark recipe: tests/test_spark.py
-    assert blocks
-    for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+    page = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
+    assert markdown_table() in page, "docs/batch.md's column table is stale: paste markdown_table()"
 
 
 def test_spark_rows_give_every_record_its_row_whatever_fails_in_one() -> None:

@@ -218,15 +218,3 @@ def test_mcp_answer_renders_through_reply_answer_where_there_is_one() -> None:
     rendered = json.dumps(messages)
     assert "18°C" in rendered or "18\\u00b0C" in rendered
     assert reply.calls[0].id in rendered
-
-
-def test_the_readme_interop_example_runs() -> None:
-    from conformance import ROOT
-
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Interop: LangChain"):]
-    section = section[: section.index("\n## ", 1)]
-    blocks = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
-    assert blocks
-    for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})

@@ -1,7 +1,7 @@
 """The layers hold: a part imports only the parts below it, imports inside functions too.
 
-The layers, top down, are the import-linter contract in ``pyproject.toml`` (README:
-Development); ``lint-imports`` checks it. The graph below, read from the sources, adds
+The layers, top down, are the import-linter contract in ``pyproject.toml``
+(docs/development.md); ``lint-imports`` checks it. The graph below, read from the sources, adds
 what the contract does not say: every import inside a function is a listed start-up
 cost with its reason beside it, no module takes part in an import circle at run time,
 and no private name crosses from one module to another.

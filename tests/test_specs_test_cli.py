@@ -172,32 +172,3 @@ def test_specs_check_accepts_a_higher_priority_claiming_only_its_own_replies(
     case["tests"][0]["response"] = {**CUT, "acme_id": "a1"}
     assert run("specs", "check", str(folder_with(tmp_path, case, spec))) == (
         0, "ok: 1 spec(s) valid\n")
-
-
-def test_the_readme_author_walkthrough_runs(tmp_path: Path) -> None:
-    import os
-    import re
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    (script,) = re.findall(r"<!-- readme-sh-test -->\n```sh\n(.*?)```", readme, re.DOTALL)
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    shim = bin_dir / "toolwire"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m toolwire.cli "$@"\n', "utf-8")
-    shim.chmod(0o755)
-    env = {**os.environ, "PYTHONPATH": str(root / "src"),
-           "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    env.pop("TOOLWIRE_SPEC_PATH", None)
-    done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "check fails until every TODO is filled in" in done.stdout
-    assert "[todo-left]" in done.stderr
-    assert "ok: 1 spec(s) valid" in done.stdout
-    assert "PASS cases/cut_reply_is_truncated.json::0 (finish_reason cut)" in done.stdout
-    assert "1 passed, 0 failed (1 tests)" in done.stdout
-    assert "-> true" in done.stdout.split("truncated:")[-1].splitlines()[0]
-    assert "read: 0 call(s)" in done.stdout

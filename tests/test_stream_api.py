@@ -1,4 +1,4 @@
-"""The streaming API: Accumulator, read_stream, the errors, and the README's example."""
+"""The streaming API: Accumulator, read_stream and the errors."""
 
 from __future__ import annotations
 
@@ -14,23 +14,6 @@ import toolwire
 ROOT = Path(__file__).resolve().parent.parent
 
 CHUNKS = chat_calls(("call_a", "f", '{"a": 1}'))
-
-
-def _streaming_examples() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Streaming", 1)[1].split("\n## ", 1)[0]
-    return [part.split("```", 1)[0] for part in section.split("```python")[1:]]
-
-
-def test_the_readme_streaming_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
-    blocks = _streaming_examples()
-    assert len(blocks) == 2
-    exec(compile(blocks[0], "README.md#streaming", "exec"), {})
-    pytest.importorskip("openai", reason="the SDK-objects example needs openai (a test extra)")
-    capsys.readouterr()
-    exec(compile(blocks[1], "README.md#streaming-sdk-objects", "exec"), {})
-    assert capsys.readouterr().out.splitlines() == [
-        "Checking the weather.", "get_wether True ('rejected',)"]
 
 
 def test_read_stream_equals_read_of_the_full_response() -> None:

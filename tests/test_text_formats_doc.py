@@ -1,4 +1,4 @@
-"""The README's table of text formats is generated from the specs and kept current."""
+"""The docs' table of text formats (docs/text-formats.md) is generated and kept current."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import gen_text_formats
 from toolwire._text import bundled_text_specs
 
 
-def test_the_readme_text_format_table_matches_the_specs() -> None:
-    readme = gen_text_formats.README.read_text("utf-8")
-    assert readme == gen_text_formats.rendered(readme), "run tools/gen_text_formats.py"
+def test_the_text_format_table_matches_the_specs() -> None:
+    page = gen_text_formats.PAGE.read_text("utf-8")
+    assert page == gen_text_formats.rendered(page), "run tools/gen_text_formats.py"
 
 
 def test_the_table_lists_every_format_with_its_models() -> None:

@@ -1,10 +1,10 @@
-"""Write the README's table of text formats from the bundled text specs (run after adding one).
+"""Write the docs' table of text formats from the bundled text specs (run after adding one).
 
-    PYTHONPATH=src python tools/gen_text_formats.py          # rewrite README.md's table
+    PYTHONPATH=src python tools/gen_text_formats.py          # rewrite the table
     PYTHONPATH=src python tools/gen_text_formats.py --check  # exit 1 if it is stale
 
 The table sits between the ``<!-- text-formats:start -->`` and ``<!-- text-formats:end -->``
-lines of README.md: one row per format with its aliases, the models that write it, the
+lines of docs/text-formats.md: one row per format with its aliases, the models that write it, the
 payload grammar it uses and its number of conformance tests. ``tests/test_text_formats_doc.py``
 fails when the table and the specs disagree.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 from toolwire._text import bundled_text_specs
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "text-formats.md"
 CASES = ROOT / "specs" / "conformance" / "text"
 START, END = "<!-- text-formats:start -->", "<!-- text-formats:end -->"
 
@@ -53,24 +53,24 @@ def table() -> str:
     return "\n".join(rows)
 
 
-def rendered(readme: str) -> str:
-    """``readme`` with the table between the markers replaced by the current one."""
-    head, found, rest = readme.partition(START)
+def rendered(page: str) -> str:
+    """``page`` with the table between the markers replaced by the current one."""
+    head, found, rest = page.partition(START)
     if not found or END not in rest:
-        raise SystemExit(f"README.md has no {START} … {END} block")
+        raise SystemExit(f"{PAGE.name} has no {START} … {END} block")
     _, _, tail = rest.partition(END)
     return f"{head}{START}\n{table()}\n{END}{tail}"
 
 
 def main(argv: list[str]) -> int:
-    current = README.read_text("utf-8")
+    current = PAGE.read_text("utf-8")
     wanted = rendered(current)
     if "--check" in argv:
         if current != wanted:
-            print("README.md's text-format table is stale: run tools/gen_text_formats.py")
+            print(f"{PAGE}'s text-format table is stale: run tools/gen_text_formats.py")
             return 1
         return 0
-    README.write_text(wanted, "utf-8")
+    PAGE.write_text(wanted, "utf-8")
     return 0
 
 

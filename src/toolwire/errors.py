@@ -270,7 +270,7 @@ class RegexBudgetExceeded(ToolwireError, ValueError):
     Patterns come from a developer (a tool schema's ``pattern``, a response template's
     delimiters) and the text from a model, so no pattern runs unbounded: most run on a
     linear-time engine, and the few that need backtracking (back-references, atomic
-    groups) stop after ``steps`` steps (README "Guarantees"). ``pattern`` is the pattern.
+    groups) stop after ``steps`` steps (docs/guarantees.md). ``pattern`` is the pattern.
     """
 
     code = "regex_budget"

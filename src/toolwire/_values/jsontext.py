@@ -7,7 +7,7 @@ that conformance compares. The human message is free text; the code is not.
 
 Decoding stays with the C scanner (fast, and most arguments decode). Only a text that
 fails, or that is long enough to break a limit, is walked by :func:`classify`, a small
-RFC 8259 scanner written to the README's classification rule, so the code never
+RFC 8259 scanner written to the spec's classification rule, so the code never
 depends on the wording (or version) of the parser's messages.
 """
 

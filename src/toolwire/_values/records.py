@@ -5,7 +5,7 @@ A tool loop needs the calls; a spec author, a trace or a bug report needs the re
 item was a call and read by which entry, which item the spec could not type, which one it
 refused and why. These are immutable values (:class:`toolwire._speed.record.Record`), each with a
 ``to_dict`` / ``from_dict`` pair that is the shape ``Reply.to_dict()`` writes
-(README "The Reply as JSON").
+(docs/reading.md, "The Reply as JSON").
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 FATES = ("runnable", "dropped", "rejected")
-"""Every fate a call can have, in the order the README lists them."""
+"""Every fate a call can have, in the order the documentation lists them."""
 
 
 def call_fate(call: ToolCall, is_last: bool, truncated: bool) -> str:
@@ -218,7 +218,7 @@ class Reply(Record):
         return "Error: " + "; ".join(reasons) + "."
 
     def to_dict(self, *, raw: bool = False) -> dict[str, Any]:
-        """JSON-ready data, as the CLI prints it (README "The Reply as JSON");
+        """JSON-ready data, as the CLI prints it (docs/reading.md, "The Reply as JSON");
         ``raw=True`` adds each server call's provider item."""
         return reply_to_dict(self, raw=raw)
 

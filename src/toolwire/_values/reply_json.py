@@ -1,6 +1,6 @@
 """A :class:`~toolwire.Reply` as JSON data and back: the shape the CLI prints.
 
-One object (README "The Reply as JSON" is the reference)::
+One object (docs/reading.md, "The Reply as JSON", is the reference)::
 
     {"format": "anthropic",
      "calls": [{<ToolCall.to_dict()>, "fate": "runnable",

@@ -103,7 +103,7 @@ def empty_row() -> dict[str, Any]:
 
 
 def markdown_table() -> str:
-    """The schema as the README's Markdown table (a test keeps the README's copy current)."""
+    """The schema as docs/batch.md's Markdown table (a test keeps the page's copy current)."""
     lines = ["| column | type | on rows | meaning |", "|---|---|---|---|"]
     for c in COLUMNS:
         kinds = "all" if c.kinds == KINDS else ", ".join(c.kinds)

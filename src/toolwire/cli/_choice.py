@@ -1,6 +1,6 @@
 """``toolwire extract --choice N``: read alternative N of a reply that holds several.
 
-The option is ``read(..., choice=N)`` (README "Several choices") on the command line, and
+The option is ``read(..., choice=N)`` (docs/reading.md, "Several choices") on the command line, and
 what is wrong with it is the command line's fault, checked before anything is printed: a
 format that declares no alternatives (Anthropic, Responses…), or an N the reply does not
 hold, is a usage error (exit 2) saying what the format or the reply has.
