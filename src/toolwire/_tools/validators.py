@@ -5,7 +5,9 @@ Three things differ from a plain ``jsonschema.Draft202012Validator(schema)``:
 
 * the registry is :func:`~.references.no_retrieval`: a ``$ref`` outside the schema is
   never fetched (and :func:`~.references.check_references` refuses it at build);
-* ``pattern`` and ``patternProperties`` run on the bounded regex engine, so a
+* every keyword that searches a pattern (``pattern``, ``patternProperties``, and
+  ``additionalProperties`` and ``unevaluatedProperties``, which consult
+  ``patternProperties``) runs it on the bounded regex engine (:mod:`.keywords`), so a
   developer's pattern on a model's text cannot hang a loop; a search that runs out of
   steps is its own error, keyword ``regex_budget``;
 * ``format`` is asserted for the formats of :mod:`.formats`.
@@ -16,14 +18,13 @@ pattern the bounded engines cannot run is refused then, naming where it is.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from .._boundedre import Unsupported
 from .._boundedre import compile as compile_bounded
-from ..errors import RegexBudgetExceeded
 from .dialect import SchemaProblem
 from .formats import FORMATS
+from .keywords import bounded_keywords
 from .references import no_retrieval, subschemas
 
 __all__ = ["bounded_class", "check_patterns", "make_validator"]
@@ -32,56 +33,10 @@ _CLASSES: dict[Any, Any] = {}
 _FORMAT_CHECKER: Any = None
 
 
-def _search(pattern: str, text: str) -> bool:
-    return compile_bounded(pattern).test(text)
-
-
-def _budget_error(pattern: str, exc: RegexBudgetExceeded) -> Any:
-    from jsonschema import ValidationError  # lazy: jsonschema (66 ms) only where a schema needs it
-
-    return ValidationError(
-        f"the value could not be checked against {pattern!r}: the pattern needed more than"
-        f" {exc.steps:,} steps on it",
-        validator="regex_budget",
-    )
-
-
-def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
-    from jsonschema import ValidationError  # lazy: as above
-
-    if not validator.is_type(instance, "string"):
-        return
-    try:
-        found = _search(pattern, instance)
-    except RegexBudgetExceeded as exc:
-        yield _budget_error(pattern, exc)
-        return
-    if not found:
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-def _pattern_properties(
-    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
-) -> Iterator[Any]:
-    if not validator.is_type(instance, "object"):
-        return
-    for pattern, subschema in patterns.items():
-        for key, value in instance.items():
-            try:
-                found = _search(pattern, key)
-            except RegexBudgetExceeded as exc:
-                error = _budget_error(pattern, exc)
-                error.path.appendleft(key)
-                yield error
-                continue
-            if found:
-                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
-
-
 def _format_checker() -> Any:
     global _FORMAT_CHECKER
     if _FORMAT_CHECKER is None:
-        from jsonschema import FormatChecker  # lazy: as above
+        from jsonschema import FormatChecker  # lazy: jsonschema (66 ms) only for a schema
 
         checker = FormatChecker(formats=())
         for name, check in FORMATS.items():
@@ -98,7 +53,7 @@ def bounded_class(cls: Any) -> Any:
         from jsonschema import validators  # lazy: as above
 
         found = validators.extend(  # type: ignore[no-untyped-call]
-            cls, {"pattern": _pattern, "patternProperties": _pattern_properties}
+            cls, bounded_keywords(cls.VALIDATORS)
         )
         _CLASSES[cls] = found
     return found
