@@ -13,21 +13,23 @@ Three things differ from a plain ``jsonschema.Draft202012Validator(schema)``:
 * ``format`` is asserted for the formats of :mod:`.formats`.
 
 :func:`check_patterns` compiles every pattern of a schema when its tools are built, so a
-pattern the bounded engines cannot run is refused then, naming where it is.
+pattern the bounded engines cannot run is refused then, naming where it is
+(:func:`check_pattern_nesting` first refuses one nested too deeply to be read at all).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from .._boundedre import Unsupported
+from .._boundedre import MAX_NESTING, Unsupported, nesting
 from .._boundedre import compile as compile_bounded
 from .dialect import SchemaProblem
 from .formats import FORMATS
 from .keywords import bounded_keywords
 from .references import no_retrieval, subschemas
 
-__all__ = ["bounded_class", "check_patterns", "make_validator"]
+__all__ = ["bounded_class", "check_pattern_nesting", "check_patterns", "make_validator"]
 
 _CLASSES: dict[Any, Any] = {}
 _FORMAT_CHECKER: Any = None
@@ -65,21 +67,35 @@ def make_validator(cls: Any, schema: Any) -> Any:
                               format_checker=_format_checker())
 
 
+def _patterns(schema: Any) -> Iterator[tuple[str, str]]:
+    """``(pointer, pattern)`` for every ``pattern`` and ``patternProperties`` key of
+    ``schema``; the pointer names the keyword."""
+    for pointer, node in subschemas(schema):
+        if isinstance(node.get("pattern"), str):
+            yield f"{pointer}/pattern", node["pattern"]
+        if isinstance(node.get("patternProperties"), dict):
+            for pattern in node["patternProperties"]:
+                if isinstance(pattern, str):
+                    yield f"{pointer}/patternProperties", pattern
+
+
+def check_pattern_nesting(schema: Any) -> None:
+    """Refuse a pattern whose groups nest deeper than :data:`~.._boundedre.MAX_NESTING`
+    before anything hands it to :mod:`re` (the meta-schema's ``format: regex`` does, and
+    :mod:`re` recurses once per level: RecursionError, not a verdict)."""
+    for where, pattern in _patterns(schema):
+        depth = nesting(pattern)
+        if depth > MAX_NESTING:
+            raise SchemaProblem(where, f"the pattern nests groups {depth} deep; at most"
+                                f" {MAX_NESTING} can be run with a bound on their time")
+
+
 def check_patterns(schema: Any) -> None:
     """Compile every ``pattern`` and ``patternProperties`` key of ``schema`` for the
     bounded engines; :class:`SchemaProblem` names one they do not run."""
-    for pointer, node in subschemas(schema):
-        found = []
-        if isinstance(node.get("pattern"), str):
-            found.append((f"{pointer}/pattern", node["pattern"]))
-        if isinstance(node.get("patternProperties"), dict):
-            found.extend((f"{pointer}/patternProperties", p) for p in node["patternProperties"])
-        if not found:
-            continue
-
-        for where, pattern in found:
-            try:
-                compile_bounded(pattern)
-            except (Unsupported, ValueError) as exc:
-                raise SchemaProblem(where, f"the pattern {pattern!r} cannot be run with a"
-                                    f" bound on its time: {exc}") from None
+    for where, pattern in _patterns(schema):
+        try:
+            compile_bounded(pattern)
+        except (Unsupported, ValueError) as exc:
+            raise SchemaProblem(where, f"the pattern {pattern!r} cannot be run with a"
+                                f" bound on its time: {exc}") from None
