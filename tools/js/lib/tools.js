@@ -250,7 +250,7 @@ export function checkCalls(compiled, calls) {
       return checked;
     }
     if (valid) return checked;
-    // An applicator (anyOf, oneOf) reports once, as itself: its branches' errors go (tools_errors.js).
+    // An applicator (anyOf, oneOf, contains) reports once, as itself: its subschemas' errors go (tools_errors.js).
     const errors = reportedErrors(tool.validate.schema, settle(tool.validate.errors))
       .map((e) => ({ pointer: e.instancePath, keyword: e.keyword, message: e.message }));
     const unique = [...new Map(errors.map((e) => [`${e.pointer}\u0000${e.keyword}\u0000${e.message}`, e])).values()];

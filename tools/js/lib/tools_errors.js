@@ -1,11 +1,11 @@
 // Which of ajv's errors a tool check reports (specs/README.md §8.2), so that a call gets the
-// errors jsonschema's iter_errors gives at the top: an applicator (anyOf, oneOf) reports once,
-// as itself, without its branches' errors; `if` is never an error itself; `propertyNames`
+// errors jsonschema's iter_errors gives at the top: an applicator (anyOf, oneOf, contains)
+// reports once, as itself, without its subschemas' errors; `if` is never an error itself; `propertyNames`
 // reports the failing keywords of the name's schema, not a summary error of its own.
 import { subschemas } from './tools_schema.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const APPLICATORS = new Set(['anyOf', 'oneOf']);
+const APPLICATORS = new Set(['anyOf', 'oneOf', 'contains']);
 const SUMMARIES = new Set(['if', 'propertyNames']);
 
 // The node at a `#/…` schema path of `root` (undefined where the path is no JSON pointer of it).
@@ -46,7 +46,7 @@ function refsUnder(root, node) {
 
 const under = (path, prefix) => path === prefix || path.startsWith(`${prefix}/`);
 
-// ajv reports a failing applicator after its branches' errors, which come right before it:
+// ajv reports a failing applicator after its subschemas' errors, which come right before it:
 // walking back from the applicator, an error is a branch's while it lies at or under the
 // applicator's value and its schema path is under the applicator or behind a $ref it reaches.
 function branchErrors(root, errors, index) {
