@@ -98,6 +98,29 @@ def test_constructs_no_engine_bounds_are_refused_by_name(pattern: str, reason: s
         boundedre.compile(pattern)
 
 
+@pytest.mark.parametrize("pattern, depth", [
+    ("a", 0), ("(a)(b)", 1), ("((?:a)|(?=b))", 2), ("(?<!x)(?P<n>a)", 1),
+    (r"\((a)\)", 1), ("[(]((a))[)]", 2), ("(?i)(?#(c))(?P=n)a", 0), ("(?i:a)", 1),
+])
+def test_nesting_counts_groups_and_look_arounds_not_flags_or_comments(pattern: str,
+                                                                      depth: int) -> None:
+    assert boundedre.nesting(pattern) == depth
+
+
+def test_groups_nested_245_deep_compile_from_a_deep_caller_and_246_are_refused() -> None:
+    def at_depth(frames: int, pattern: str) -> Any:
+        if frames:
+            return at_depth(frames - 1, pattern)
+        return boundedre.compile(pattern)
+
+    deepest = "(" * boundedre.MAX_NESTING + "a" + ")" * boundedre.MAX_NESTING
+    assert at_depth(600, deepest).test("xa")
+    with pytest.raises(boundedre.Unsupported, match="246 deep"):
+        boundedre.compile("(?:" * 246 + "a" + ")" * 246)
+    with pytest.raises(boundedre.Unsupported, match="500 deep"):
+        boundedre.compile("(" * 500 + "a" + ")" * 500)
+
+
 def test_a_pattern_re_refuses_is_refused_as_re_does() -> None:
     with pytest.raises(re.error):
         boundedre.compile("(unclosed")

@@ -140,7 +140,7 @@ def _python_reply(entry: dict[str, Any]) -> tuple[str, toolwire.Reply]:
     test = case["tests"][entry["test"]]
     fmt = case["format"] or toolwire.sniff_format(test["response"])
     assert isinstance(fmt, str), entry
-    options = {k: test[k] for k in ("strict", "choice") if k in test}
+    options = {k: test[k] for k in ("strict", "choice", "text_format", "text_params") if k in test}
     return fmt, toolwire.read(fmt, test["response"], **options)
 
 

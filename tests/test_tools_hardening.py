@@ -216,6 +216,27 @@ def test_a_pattern_no_bounded_engine_runs_is_refused_at_build() -> None:
     assert "bound" in caught.value.reason
 
 
+@pytest.mark.parametrize("build", ["from_schemas", "Tools"])
+def test_a_pattern_nested_500_deep_is_invalid_tools_naming_tool_and_pointer(build: str) -> None:
+    schema = {"type": "object",
+              "properties": {"s": {"type": "string", "pattern": "(" * 500 + "a" + ")" * 500}}}
+    with pytest.raises(InvalidTools) as caught:
+        if build == "from_schemas":
+            Tools.from_schemas({"deep": schema})
+        else:
+            Tools("openai", {"tools": [{"type": "function",
+                                        "function": {"name": "deep", "parameters": schema}}]})
+    assert caught.value.tool == "deep"
+    assert caught.value.pointer == "/properties/s/pattern"
+    assert "245" in caught.value.reason
+
+
+def test_a_pattern_nested_245_deep_is_run() -> None:
+    tools = _pattern_tools("(" * 245 + "a" + ")" * 245)
+    assert not tools.check(ToolCall("f", {"s": "xa"})).arguments_invalid
+    assert tools.check(ToolCall("f", {"s": "b"})).arguments_invalid
+
+
 # --- formats --------------------------------------------------------------------------
 
 

@@ -107,3 +107,23 @@ def test_lifted_calls_are_typed_and_checked_by_the_offered_tools() -> None:
     typed = toolwire.read("openai", body, text_format="qwen3_coder", tools=request)
     assert typed.calls[0].arguments == {"days": "3"}  # the tool's schema says string
     assert typed.fates() == ("runnable",)
+
+
+def test_text_regions_that_gave_no_call_are_skipped_records_of_the_reply() -> None:
+    text = ('Hi <tool_call>{"name": "f", "arguments": {}}</tool_call>'
+            " and <tool_call>not json</tool_call> done.")
+    body = {"choices": [{"finish_reason": "stop", "message": {
+        "content": text, "tool_calls": [{"id": "c1", "type": "function",
+                                         "function": {"arguments": "{}"}}]}}]}
+    reply = toolwire.read("openai", body, text_format="hermes")
+    assert [c.name for c in reply.calls] == ["f"]
+    start = text.index("<tool_call>not")
+    end = start + len("<tool_call>not json</tool_call>")
+    wire, lifted = reply.skipped  # the wire's own record (a call without a name) comes first
+    assert wire.item_index == 0
+    assert (lifted.item_index, lifted.location, lifted.item_type) == (
+        None, f"content[{start}:{end}]", "not-a-call")
+    assert lifted.reason.startswith("in the assistant text read as hermes")
+    assert toolwire.Reply.from_dict(reply.to_dict()) == reply
+    assert toolwire.read("openai", body).skipped == (wire,)
+

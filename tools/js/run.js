@@ -18,6 +18,7 @@ import { roundTrip } from './lib/render.js';
 import { normalized } from './lib/normalize.js';
 import { loads } from './lib/json.js';
 import { dumped } from './lib/reply_json.js';
+import { liftTextCalls } from './lib/lift.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SPECS = path.resolve(here, '..', '..', 'specs');
@@ -112,7 +113,7 @@ function checkError(error, want, what = 'error') {
   }
 }
 
-const TEST_KEYS = ['description', 'response', 'strict', 'choice', 'structured_output', 'expect'];
+const TEST_KEYS = ['description', 'response', 'strict', 'choice', 'structured_output', 'text_format', 'text_params', 'expect'];
 const FIRST_LIST = ['calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'skipped'];
 // How a test reads: a wire case with every bundled spec at hand (readIn: sniffing, errors
 // and shape hints, §1.11-1.12); an interpreter case with its one inline spec.
@@ -137,14 +138,15 @@ function checkReply(spec, test, all, reader = (data, strict, choice) => read(spe
     throw new Error(`expected error ${expect.error.code}, read succeeded`);
   }
   const reply = reader(test.response, test.strict ?? null, test.choice ?? null);
+  const lifted = test.text_format !== undefined; // its turns are rendered from its wire items only
   if (replyJsonAt !== -1 && !all) {
     const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
-    replyJson.push({ file: currentFile, test: currentTest, ...dumped(spec, reply, response, test.choice === undefined) });
+    replyJson.push({ file: currentFile, test: currentTest, ...dumped(spec, reply, response, test.choice === undefined && !lifted) });
   }
   if (all) for (const key of FIRST_LIST) if (!(key in expect)) throw new Error(`interpreter case lacks expect.${key}`);
   for (const [key, value] of Object.entries(expect)) if (key !== 'sniff') REPLY_CHECKS[key](reply, value);
   // §6.3: every reply of a format with a render part round-trips through its templates
-  if (spec.data && spec.data.render && test.choice === undefined) {
+  if (spec.data && spec.data.render && test.choice === undefined && !lifted) {
     const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);
     roundTrips += roundTrip(spec, response, reply, same);
   }
@@ -186,7 +188,12 @@ const runners = {
       let format = data.format;
       if ('sniff' in test.expect) expectSame(sniff(specs, test.response), test.expect.sniff, 'sniff');
       if (format === null) format = sniff(specs, test.response);
-      const reader = (response, strict, choice) => readIn(specs, data.format, response, strict, choice);
+      const scanText = test.text_format === undefined ? null
+        : textScanner(textSpecs[test.text_format] ||= fs.readFileSync(path.join(SPECS, 'text', `${test.text_format}.yaml`), 'utf8'), test.text_params || {});
+      const reader = (response, strict, choice) => {
+        const reply = readIn(specs, data.format, response, strict, choice);
+        return scanText ? liftTextCalls(reply, scanText, test.text_format) : reply;
+      };
       checkReply(specs[format] || null, test, false, reader);
     }
   },

@@ -15,7 +15,8 @@ A pattern is first compiled by :mod:`re` (the authority on its syntax and on wha
 character class means); :func:`compile` raises :class:`re.error` where :mod:`re` does,
 and :class:`Unsupported` for the few constructs neither engine runs (``re.VERBOSE``,
 conditional groups, counted repetitions that expand past
-:data:`~._program.MAX_PROGRAM` instructions). Known departure: a group inside a loop
+:data:`~._program.MAX_PROGRAM` instructions, groups nested deeper than
+:data:`MAX_NESTING`). Known departure: a group inside a loop
 whose body can match the empty string may capture differently from :mod:`re`; whether
 a pattern matches, and where, does not differ.
 """
@@ -23,18 +24,19 @@ a pattern matches, and where, does not differ.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import RegexBudgetExceeded
 from .dfa import dfa_test, usable
+from .parse import MAX_NESTING, nesting, parse
 from .parse import Unsupported as _Unsupported
-from .parse import parse
 from .program import MAX_PROGRAM, Program, build
 from .run import Budget, BudgetExceeded, backtrack, pike
 
-__all__ = ["DEFAULT_STEPS", "MAX_PROGRAM", "BoundedMatch", "BoundedPattern", "Unsupported",
-           "compile"]
+__all__ = ["DEFAULT_STEPS", "MAX_NESTING", "MAX_PROGRAM", "BoundedMatch", "BoundedPattern",
+           "Unsupported", "compile", "nesting"]
 
 DEFAULT_STEPS = 1_000_000
 """Steps one backtracking search may take (about a second of Python), then it fails."""
@@ -45,6 +47,54 @@ _OUT_OF_STEPS = object()
 
 class Unsupported(ValueError):
     """A pattern :mod:`re` reads that the bounded engines do not run (the reason says why)."""
+
+
+_SHALLOW = 32
+"""Groups nested deeper than this are compiled on a fresh stack (:func:`_on_a_fresh_stack`)."""
+
+
+def _built(pattern: str, flags: int) -> tuple[re.Pattern[str], Program, bool]:
+    """``pattern`` compiled by :mod:`re` (the authority on its syntax), then read and built
+    for the bounded engines: the program, and whether the DFA can run it."""
+    compiled = re.compile(pattern, flags)
+    try:
+        program = build(parse(pattern, flags))
+    except _Unsupported as exc:
+        raise Unsupported(str(exc)) from None
+    except RecursionError:
+        raise Unsupported("the pattern nests too deeply") from None
+    return compiled, program, usable(program)
+
+
+def _on_a_fresh_stack(
+    build_it: Callable[[str, int], tuple[re.Pattern[str], Program, bool]], pattern: str,
+    flags: int,
+) -> tuple[re.Pattern[str], Program, bool]:
+    """``build_it(pattern, flags)`` run in a thread of its own, whose stack starts empty.
+
+    :mod:`re` and the reader here recurse once (or a few times) per level of nesting, so
+    whether a deep pattern compiles would otherwise depend on how deep the caller already
+    was: a pattern of :data:`MAX_NESTING` levels compiles from any caller this way. Where
+    no thread can be started, it runs here.
+    """
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, build_it(pattern, flags)))
+        except BaseException as exc:  # handed to the caller's thread
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, name="toolwire-regex-compile", daemon=True)
+    try:
+        thread.start()
+    except RuntimeError:
+        return build_it(pattern, flags)
+    thread.join()
+    done, value = outcome[0]
+    if not done:
+        raise value
+    return value  # type: ignore[no-any-return]
 
 
 class BoundedMatch:
@@ -97,21 +147,19 @@ class BoundedPattern:
     __slots__ = ("_dfa", "_program", "_seen", "flags", "groupindex", "groups", "pattern", "steps")
 
     def __init__(self, pattern: str, flags: int = 0, steps: int = DEFAULT_STEPS) -> None:
-        compiled = re.compile(pattern, flags)
-        try:
-            parsed = parse(pattern, flags)
-            program = build(parsed)
-        except _Unsupported as exc:
-            raise Unsupported(str(exc)) from None
-        except RecursionError:
-            raise Unsupported("the pattern nests too deeply") from None
+        depth = nesting(pattern)
+        if depth > MAX_NESTING:  # measured first: re itself recurses once per level
+            raise Unsupported(f"the pattern nests groups {depth} deep (at most {MAX_NESTING})")
+        built = _built(pattern, flags) if depth <= _SHALLOW else _on_a_fresh_stack(
+            _built, pattern, flags)
+        compiled, program, dfa = built
         self.pattern = pattern
         self.flags = compiled.flags
         self.groups = compiled.groups
         self.groupindex = dict(compiled.groupindex)
         self.steps = steps
         self._program: Program = program
-        self._dfa = usable(program)
+        self._dfa = dfa
         self._seen: dict[str, object] = {}
 
     @property

@@ -16,7 +16,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["Node", "Parsed", "Unsupported", "parse"]
+__all__ = ["MAX_NESTING", "Node", "Parsed", "Unsupported", "nesting", "parse"]
+
+MAX_NESTING = 245
+"""The deepest nesting of groups a pattern may have (every implementation refuses deeper)."""
 
 _IGNORECASE, _DOTALL, _MULTILINE, _ASCII = re.IGNORECASE, re.DOTALL, re.MULTILINE, re.ASCII
 _FLAG_LETTERS = {"i": _IGNORECASE, "s": _DOTALL, "m": _MULTILINE, "a": _ASCII, "u": 0,
@@ -90,6 +93,56 @@ def parse(pattern: str, flags: int = 0) -> Parsed:
     return Parsed(root, reader.groups, reader.groupindex, reader.flags)
 
 
+def class_end(text: str, start: int) -> int:
+    """The index just past the ``]`` that closes the class opening at ``start``."""
+    pos = start + 1
+    if pos < len(text) and text[pos] == "^":
+        pos += 1
+    if pos < len(text) and text[pos] == "]":
+        pos += 1
+    while pos < len(text):
+        char = text[pos]
+        if char == "\\":
+            pos += 2
+            continue
+        if char == "]":
+            return pos + 1
+        pos += 1
+    raise Unsupported("unterminated character class")
+
+
+_NOT_A_GROUP = re.compile(r"\(\?(?:#(?:\\.|[^)\\])*|P=[^)]*|[aiLmsux-]*)\)")
+
+
+def nesting(pattern: str) -> int:
+    """How deep the groups of ``pattern`` nest (look-arounds and ``(?:…)`` included; a
+    comment, a named back-reference and a flags-only ``(?i)`` are no groups), read without
+    recursion so that any pattern, however deep, can be measured before :mod:`re` reads it."""
+    depth = deepest = pos = 0
+    while pos < len(pattern):
+        char = pattern[pos]
+        if char == "\\":
+            pos += 2
+            continue
+        if char == "[":
+            try:
+                pos = class_end(pattern, pos)
+            except Unsupported:
+                break
+            continue
+        if char == "(":
+            plain = _NOT_A_GROUP.match(pattern, pos)
+            if plain is not None:
+                pos = plain.end()
+                continue
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        pos += 1
+    return deepest
+
+
 class _Reader:
     def __init__(self, pattern: str, flags: int) -> None:
         self.text = pattern
@@ -110,7 +163,8 @@ class _Reader:
     def sequence(self) -> Node:
         items: list[Node] = []
         while self.pos < len(self.text) and self.text[self.pos] not in "|)":
-            atom = self.atom()
+            # a group read here, not through atom(): one frame less per level of nesting
+            atom = self.group() if self.text[self.pos] == "(" else self.atom()
             if atom is None:
                 continue
             items.append(self.quantified(atom))
@@ -156,10 +210,8 @@ class _Reader:
     def atom(self) -> Node | None:
         text, pos = self.text, self.pos
         char = text[pos]
-        if char == "(":
-            return self.group()
         if char == "[":
-            end = self._class_end(pos)
+            end = class_end(text, pos)
             self.pos = end
             return self._char(text[pos:end], None)
         if char == ".":
@@ -260,24 +312,6 @@ class _Reader:
             raise Unsupported(f"missing ) at {self.pos}")
         self.pos += 1
         return node
-
-    def _class_end(self, start: int) -> int:
-        """The index just past the ``]`` that closes the class opening at ``start``."""
-        text = self.text
-        pos = start + 1
-        if pos < len(text) and text[pos] == "^":
-            pos += 1
-        if pos < len(text) and text[pos] == "]":
-            pos += 1
-        while pos < len(text):
-            char = text[pos]
-            if char == "\\":
-                pos += 2
-                continue
-            if char == "]":
-                return pos + 1
-            pos += 1
-        raise Unsupported("unterminated character class")
 
     # -- escapes --------------------------------------------------------------------
 

@@ -26,8 +26,8 @@ single character cannot backtrack), its answers remembered per character.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, TypeVar
 
 from .parse import Node, Parsed, Unsupported
 
@@ -40,6 +40,7 @@ MAX_PROGRAM = 20_000
 """Counted repetitions are written out; a pattern whose program grows beyond this is refused."""
 
 Test = Callable[[str], bool]
+_T = TypeVar("_T")
 _TESTS: dict[tuple[str, int], Test] = {}
 
 
@@ -88,6 +89,26 @@ class Program:
         self.anchored = anchored
 
 
+def _walk(steps: Callable[[Node], Generator[Node, Any, _T]], root: Node) -> _T:
+    """``steps(root)`` run to its value, where each ``steps`` generator yields a child node
+    instead of calling itself on it and is sent the child's value back: a tree of any depth
+    is walked on this one frame, so how deep a pattern nests never meets the interpreter's
+    recursion limit."""
+    stack = [steps(root)]
+    value: Any = None
+    while True:
+        try:
+            child = stack[-1].send(value)
+        except StopIteration as done:
+            stack.pop()
+            if not stack:
+                return done.value  # type: ignore[no-any-return]
+            value = done.value
+            continue
+        stack.append(steps(child))
+        value = None
+
+
 def build(parsed: Parsed) -> Program:
     """The program of a parsed pattern."""
     compiler = _Compiler(parsed.groups)
@@ -112,6 +133,9 @@ def build(parsed: Parsed) -> Program:
 
 
 class _Compiler:
+    """Emits the code of a tree: each ``_steps`` generator appends its node's code and
+    yields a child where the child's code goes (:func:`_walk` emits it there)."""
+
     def __init__(self, groups: int) -> None:
         self.code: list[tuple[Any, ...]] = []
         self.slots = 2 * (groups + 1)
@@ -124,24 +148,27 @@ class _Compiler:
                               f" {MAX_PROGRAM} steps")
 
     def emit(self, node: Node) -> None:
+        _walk(self._steps, node)
+
+    def _steps(self, node: Node) -> Generator[Node, Any, None]:
         kind, code = node.kind, self.code
         if kind == "char":
             code.append((CHAR, char_test(node.source, node.flags, node.literal), node.literal))
         elif kind == "empty":
             pass
         elif kind == "cat":
-            for child in node.children:
-                self.emit(child)
+            for child in node.children:  # noqa: UP028  # each yield is sent its child's value
+                yield child
         elif kind == "alt":
-            self._alternation(node.children)
+            yield from self._alternation(node.children)
         elif kind == "group":
             if node.index is not None:
                 code.append((SAVE, 2 * node.index))
-            self.emit(node.children[0])
+            yield node.children[0]
             if node.index is not None:
                 code.append((SAVE, 2 * node.index + 1))
         elif kind == "repeat":
-            self._repeat(node)
+            yield from self._repeat(node)
         elif kind == "assert":
             code.append((ASSERT, node.name, node.flags))
         elif kind == "backref":
@@ -159,42 +186,42 @@ class _Compiler:
             raise Unsupported(f"unknown node {kind}")
         self.check_size()
 
-    def _alternation(self, branches: tuple[Node, ...]) -> None:
+    def _alternation(self, branches: tuple[Node, ...]) -> Generator[Node, Any, None]:
         code = self.code
         jumps: list[int] = []
         for branch in branches[:-1]:
             split = len(code)
             code.append((SPLIT, split + 1, -1))
-            self.emit(branch)
+            yield branch
             jumps.append(len(code))
             code.append((JMP, -1))
             code[split] = (SPLIT, split + 1, len(code))
-        self.emit(branches[-1])
+        yield branches[-1]
         for at in jumps:
             code[at] = (JMP, len(code))
 
-    def _repeat(self, node: Node) -> None:
+    def _repeat(self, node: Node) -> Generator[Node, Any, None]:
         body = node.children[0]
         if node.possessive:
-            self.emit(Node("atomic", (Node("repeat", (body,), low=node.low, high=node.high,
-                                           greedy=node.greedy),)))
+            yield Node("atomic", (Node("repeat", (body,), low=node.low, high=node.high,
+                                       greedy=node.greedy),))
             return
         for _ in range(node.low):
-            self.emit(body)
+            yield body
         if node.high is None:
-            self._star(body, node.greedy)
+            yield from self._star(body, node.greedy)
             return
         code = self.code
         holes: list[int] = []
         for _ in range(node.high - node.low):
             holes.append(len(code))
             code.append((SPLIT, -1, -1))
-            self.emit(body)
+            yield body
         for at in holes:
             here, out = at + 1, len(code)
             code[at] = (SPLIT, here, out) if node.greedy else (SPLIT, out, here)
 
-    def _star(self, body: Node, greedy: bool) -> None:
+    def _star(self, body: Node, greedy: bool) -> Generator[Node, Any, None]:
         code = self.code
         loop = len(code)
         code.append((SPLIT, -1, -1))
@@ -203,7 +230,7 @@ class _Compiler:
             mark = self.slots
             self.slots += 1
             code.append((SAVE, mark))
-        self.emit(body)
+        yield body
         if mark is not None:
             code.append((CHECK, mark, -1))
             check = len(code) - 1
@@ -218,9 +245,16 @@ def _nullable(node: Node) -> bool:
     return _first(node)[1]
 
 
-def _first(node: Node) -> tuple[list[tuple[str, int]] | None, bool]:
+_Atoms = tuple[list[tuple[str, int]] | None, bool]
+
+
+def _first(node: Node) -> _Atoms:
     """The atoms a match of ``node`` can start with (None: any character), and whether
     it can match the empty string."""
+    return _walk(_first_steps, node)
+
+
+def _first_steps(node: Node) -> Generator[Node, _Atoms, _Atoms]:
     kind = node.kind
     if kind == "char":
         return [(node.source, node.flags)], False
@@ -229,21 +263,21 @@ def _first(node: Node) -> tuple[list[tuple[str, int]] | None, bool]:
     if kind == "backref":
         return None, True
     if kind in ("group", "atomic"):
-        return _first(node.children[0])
+        return (yield node.children[0])
     if kind == "repeat":
-        atoms, nullable = _first(node.children[0])
+        atoms, nullable = yield node.children[0]
         return atoms, nullable or node.low == 0
     if kind == "alt":
         found: list[tuple[str, int]] | None = []
         empty = False
         for child in node.children:
-            atoms, nullable = _first(child)
+            atoms, nullable = yield child
             found = None if found is None or atoms is None else found + atoms
             empty = empty or nullable
         return found, empty
     found = []
     for child in node.children:  # cat
-        atoms, nullable = _first(child)
+        atoms, nullable = yield child
         found = None if found is None or atoms is None else found + atoms
         if not nullable:
             return found, False
@@ -270,19 +304,28 @@ def _anchored(node: Node) -> bool:
 
 def _width(node: Node) -> int:
     """A look-behind body's fixed width (Python refuses any other)."""
+    return _walk(_width_steps, node)
+
+
+def _width_steps(node: Node) -> Generator[Node, int, int]:
     kind = node.kind
     if kind == "char":
         return 1
     if kind in ("empty", "assert", "look"):
         return 0
     if kind in ("group", "atomic"):
-        return _width(node.children[0])
+        return (yield node.children[0])
     if kind == "cat":
-        return sum(_width(c) for c in node.children)
+        total = 0
+        for child in node.children:
+            total += yield child
+        return total
     if kind == "alt":
-        widths = {_width(c) for c in node.children}
+        widths = set()
+        for child in node.children:
+            widths.add((yield child))
         if len(widths) == 1:
             return widths.pop()
     if kind == "repeat" and node.high == node.low:
-        return node.low * _width(node.children[0])
+        return node.low * (yield node.children[0])
     raise Unsupported("a look-behind whose width is not fixed")

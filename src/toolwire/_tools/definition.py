@@ -17,7 +17,7 @@ from .dialect import SchemaProblem, make_strict, translate, validator_class
 from .fastcheck import Check, compile_check
 from .part import RawTool, Shape
 from .references import check_references
-from .validators import check_patterns, make_validator
+from .validators import check_pattern_nesting, check_patterns, make_validator
 
 __all__ = ["ToolDefinition", "compile_definition", "schema_definition"]
 
@@ -112,12 +112,19 @@ def _validator(fmt: str | None, name: str, index: int | None, schema: Any, diale
     key = _schema_key(cls, schema)
     if key is None or key not in _VALID_SCHEMAS:
         try:
+            check_pattern_nesting(schema)  # before the meta-schema hands patterns to re
             cls.check_schema(schema)
         except jsonschema.SchemaError as exc:
             raise InvalidTools(
                 fmt, f"not a valid JSON Schema: {_short(exc.message)}", tool=name, index=index,
                 pointer=_pointer(exc.path),
             ) from None
+        except SchemaProblem as exc:
+            raise InvalidTools(fmt, exc.reason, tool=name, index=index,
+                               pointer=exc.pointer) from None
+        except RecursionError:
+            raise InvalidTools(fmt, "the schema is nested too deeply to check", tool=name,
+                               index=index, pointer="") from None
         try:
             check_references(schema, cls)  # every $ref resolves inside, none loops in place
             check_patterns(schema)  # every pattern runs with a bound

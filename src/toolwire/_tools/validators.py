@@ -5,13 +5,16 @@ Three things differ from a plain ``jsonschema.Draft202012Validator(schema)``:
 
 * the registry is :func:`~.references.no_retrieval`: a ``$ref`` outside the schema is
   never fetched (and :func:`~.references.check_references` refuses it at build);
-* ``pattern`` and ``patternProperties`` run on the bounded regex engine, so a
+* every keyword that searches a pattern (``pattern``, ``patternProperties``, and
+  ``additionalProperties`` and ``unevaluatedProperties``, which consult
+  ``patternProperties``) runs it on the bounded regex engine (:mod:`.keywords`), so a
   developer's pattern on a model's text cannot hang a loop; a search that runs out of
   steps is its own error, keyword ``regex_budget``;
 * ``format`` is asserted for the formats of :mod:`.formats`.
 
 :func:`check_patterns` compiles every pattern of a schema when its tools are built, so a
-pattern the bounded engines cannot run is refused then, naming where it is.
+pattern the bounded engines cannot run is refused then, naming where it is
+(:func:`check_pattern_nesting` first refuses one nested too deeply to be read at all).
 """
 
 from __future__ import annotations
@@ -19,69 +22,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .._boundedre import Unsupported
+from .._boundedre import MAX_NESTING, Unsupported, nesting
 from .._boundedre import compile as compile_bounded
-from ..errors import RegexBudgetExceeded
 from .dialect import SchemaProblem
 from .formats import FORMATS
+from .keywords import bounded_keywords
 from .references import no_retrieval, subschemas
 
-__all__ = ["bounded_class", "check_patterns", "make_validator"]
+__all__ = ["bounded_class", "check_pattern_nesting", "check_patterns", "make_validator"]
 
 _CLASSES: dict[Any, Any] = {}
 _FORMAT_CHECKER: Any = None
 
 
-def _search(pattern: str, text: str) -> bool:
-    return compile_bounded(pattern).test(text)
-
-
-def _budget_error(pattern: str, exc: RegexBudgetExceeded) -> Any:
-    from jsonschema import ValidationError  # lazy: jsonschema (66 ms) only where a schema needs it
-
-    return ValidationError(
-        f"the value could not be checked against {pattern!r}: the pattern needed more than"
-        f" {exc.steps:,} steps on it",
-        validator="regex_budget",
-    )
-
-
-def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
-    from jsonschema import ValidationError  # lazy: as above
-
-    if not validator.is_type(instance, "string"):
-        return
-    try:
-        found = _search(pattern, instance)
-    except RegexBudgetExceeded as exc:
-        yield _budget_error(pattern, exc)
-        return
-    if not found:
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-def _pattern_properties(
-    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
-) -> Iterator[Any]:
-    if not validator.is_type(instance, "object"):
-        return
-    for pattern, subschema in patterns.items():
-        for key, value in instance.items():
-            try:
-                found = _search(pattern, key)
-            except RegexBudgetExceeded as exc:
-                error = _budget_error(pattern, exc)
-                error.path.appendleft(key)
-                yield error
-                continue
-            if found:
-                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
-
-
 def _format_checker() -> Any:
     global _FORMAT_CHECKER
     if _FORMAT_CHECKER is None:
-        from jsonschema import FormatChecker  # lazy: as above
+        from jsonschema import FormatChecker  # lazy: jsonschema (66 ms) only for a schema
 
         checker = FormatChecker(formats=())
         for name, check in FORMATS.items():
@@ -98,7 +55,7 @@ def bounded_class(cls: Any) -> Any:
         from jsonschema import validators  # lazy: as above
 
         found = validators.extend(  # type: ignore[no-untyped-call]
-            cls, {"pattern": _pattern, "patternProperties": _pattern_properties}
+            cls, bounded_keywords(cls.VALIDATORS)
         )
         _CLASSES[cls] = found
     return found
@@ -110,21 +67,35 @@ def make_validator(cls: Any, schema: Any) -> Any:
                               format_checker=_format_checker())
 
 
+def _patterns(schema: Any) -> Iterator[tuple[str, str]]:
+    """``(pointer, pattern)`` for every ``pattern`` and ``patternProperties`` key of
+    ``schema``; the pointer names the keyword."""
+    for pointer, node in subschemas(schema):
+        if isinstance(node.get("pattern"), str):
+            yield f"{pointer}/pattern", node["pattern"]
+        if isinstance(node.get("patternProperties"), dict):
+            for pattern in node["patternProperties"]:
+                if isinstance(pattern, str):
+                    yield f"{pointer}/patternProperties", pattern
+
+
+def check_pattern_nesting(schema: Any) -> None:
+    """Refuse a pattern whose groups nest deeper than :data:`~.._boundedre.MAX_NESTING`
+    before anything hands it to :mod:`re` (the meta-schema's ``format: regex`` does, and
+    :mod:`re` recurses once per level: RecursionError, not a verdict)."""
+    for where, pattern in _patterns(schema):
+        depth = nesting(pattern)
+        if depth > MAX_NESTING:
+            raise SchemaProblem(where, f"the pattern nests groups {depth} deep; at most"
+                                f" {MAX_NESTING} can be run with a bound on their time")
+
+
 def check_patterns(schema: Any) -> None:
     """Compile every ``pattern`` and ``patternProperties`` key of ``schema`` for the
     bounded engines; :class:`SchemaProblem` names one they do not run."""
-    for pointer, node in subschemas(schema):
-        found = []
-        if isinstance(node.get("pattern"), str):
-            found.append((f"{pointer}/pattern", node["pattern"]))
-        if isinstance(node.get("patternProperties"), dict):
-            found.extend((f"{pointer}/patternProperties", p) for p in node["patternProperties"])
-        if not found:
-            continue
-
-        for where, pattern in found:
-            try:
-                compile_bounded(pattern)
-            except (Unsupported, ValueError) as exc:
-                raise SchemaProblem(where, f"the pattern {pattern!r} cannot be run with a"
-                                    f" bound on its time: {exc}") from None
+    for where, pattern in _patterns(schema):
+        try:
+            compile_bounded(pattern)
+        except (Unsupported, ValueError) as exc:
+            raise SchemaProblem(where, f"the pattern {pattern!r} cannot be run with a"
+                                f" bound on its time: {exc}") from None

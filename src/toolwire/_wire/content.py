@@ -9,13 +9,16 @@ Servers run without a tool parser pass the model's calls through as text:
 ``choices[0].message.content`` holds ``<tool_call>{…}</tool_call>``. With
 ``read(fmt, data, text_format="hermes")`` :func:`lift_text_calls` reads that text with
 the text spec and returns the reply with those calls after the wire calls and the
-clean text (reasoning regions cut out) as its ``text``.
+clean text (reasoning regions cut out) as its ``text``; the call regions of the text that
+gave no call are in its ``skipped`` after the wire's records (:func:`text_skipped`), so a
+loop that trusts ``skipped`` hears of a call the text holds but could not be read.
 """
 
 from __future__ import annotations
 
 from .._speed import TYPE_CHECKING
 from .._speed.record import setfield
+from .._values.records import SkippedItem
 from ..errors import MalformedResponse, UnmappedCall
 
 if TYPE_CHECKING:
@@ -25,7 +28,7 @@ if TYPE_CHECKING:
     from .._text import TextSpec
     from .._values.reply import Reply
 
-__all__ = ["assistant_text", "lift_text_calls"]
+__all__ = ["assistant_text", "lift_text_calls", "text_skipped"]
 
 
 def assistant_text(spec: WireSpec, response: Any) -> str | None:
@@ -67,15 +70,29 @@ def lift_text_calls(reply: Reply, text_spec: TextSpec, tools: Any, params: dict[
     except UnmappedCall as exc:
         if not isinstance(exc.reply, TextReply):
             raise
-        exc.reply = _lifted(reply, exc.reply)
+        exc.reply = _lifted(reply, exc.reply, text_spec.format)
         raise
-    return _lifted(reply, found)
+    return _lifted(reply, found, text_spec.format)
 
 
-def _lifted(reply: Reply, found: Any) -> Reply:
+def text_skipped(regions: Any, text_format: str) -> tuple[SkippedItem, ...]:
+    """The skipped records of the text's ``regions`` (a TextReply's ``skipped``): each about
+    the reply's assistant text rather than one of its items (``item_index`` None), at
+    ``content[START:END]`` (character offsets into that text), ``item_type`` the region's code
+    (``cut-off``, ``not-a-call``), the reason saying the text held it."""
+    return tuple(
+        SkippedItem(None, f"content[{region.start}:{region.end}]", region.code,
+                    f"in the assistant text read as {text_format}, characters"
+                    f" {region.start}-{region.end}: {region.reason}")
+        for region in regions
+    )
+
+
+def _lifted(reply: Reply, found: Any, text_format: str) -> Reply:
     values = {name: getattr(reply, name) for name in reply._fields}
     values["calls"] = reply.calls + found.calls
     values["text"] = found.text
+    values["skipped"] = reply.skipped + text_skipped(found.skipped, text_format)
     lifted = object.__new__(type(reply))
     for name, value in values.items():
         setfield(lifted, name, value)

@@ -46,8 +46,13 @@ def _outcome_shape(where: str, outcome: dict[str, Any]) -> list[str]:
 
 def _read_request(rid: str, fmt: str | None, test: dict[str, Any],
                   spec: dict[str, Any] | None = None, tools: Any = None) -> dict[str, Any]:
-    return {"id": rid, "op": "read", "format": fmt, "spec": spec, "response": test["response"],
-            "strict": test.get("strict"), "choice": test.get("choice"), "tools": tools}
+    request = {"id": rid, "op": "read", "format": fmt, "spec": spec,
+               "response": test["response"], "strict": test.get("strict"),
+               "choice": test.get("choice"), "tools": tools}
+    for key in ("text_format", "text_params"):  # only where a test lifts calls from text
+        if key in test:
+            request[key] = test[key]
+    return request
 
 
 def _wire_test(rid: str, fmt: str | None, test: dict[str, Any],

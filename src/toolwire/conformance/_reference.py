@@ -56,7 +56,9 @@ def _registry(request: dict[str, Any]) -> tuple[Registry, str | None]:
 def _read(request: dict[str, Any]) -> Any:
     registry, fmt = _registry(request)
     return registry.read(fmt, request["response"], strict=request["strict"],
-                         choice=request["choice"] or 0, tools=request["tools"]).to_dict()
+                         choice=request["choice"] or 0, tools=request["tools"],
+                         text_format=request.get("text_format"),
+                         text_params=request.get("text_params")).to_dict()
 
 
 def _structured_output(request: dict[str, Any]) -> Any:

@@ -7,6 +7,7 @@ import { compileExpression, holds } from './expression.js';
 import { loads, isObject } from './json.js';
 import { ToolwireError } from './interpreter.js';
 import { checkReferences, FORMATS } from './tools_schema.js';
+import { reportedErrors } from './tools_errors.js';
 import { regExpEngine, addBudgetKeyword, checkPatterns, withBudgetChecks, settle } from './tools_patterns.js';
 
 // The formats of §8.2 are asserted, any other is an annotation; nothing is ever retrieved
@@ -249,11 +250,8 @@ export function checkCalls(compiled, calls) {
       return checked;
     }
     if (valid) return checked;
-    // An applicator (anyOf, oneOf) reports once, as itself: its branches' errors go.
-    const found = settle(tool.validate.errors);
-    const applicators = found.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
-    const errors = found
-      .filter((e) => e.keyword !== 'if' && !applicators.some((p) => e.schemaPath.startsWith(p)))
+    // An applicator (anyOf, oneOf, contains) reports once, as itself: its subschemas' errors go (tools_errors.js).
+    const errors = reportedErrors(tool.validate.schema, settle(tool.validate.errors))
       .map((e) => ({ pointer: e.instancePath, keyword: e.keyword, message: e.message }));
     const unique = [...new Map(errors.map((e) => [`${e.pointer}\u0000${e.keyword}\u0000${e.message}`, e])).values()];
     unique.sort((a, b) => byCodePoint(a.pointer, b.pointer) || byCodePoint(a.keyword, b.keyword));

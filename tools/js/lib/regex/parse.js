@@ -17,7 +17,7 @@
 
 export class RegexUnsupported extends Error {}
 
-// Group nesting beyond this is refused (Python's bounded engine stops near the same depth).
+// Group nesting beyond this is refused: the limit of specs/README.md §8.2, the same in every implementation.
 export const MAX_NESTING = 245;
 
 const CONTROL = { f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09, v: 0x0b };
