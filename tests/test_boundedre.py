@@ -9,11 +9,10 @@ fixed time); a pattern that needs backtracking stops at its step budget.
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from growth import growth
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -129,26 +128,17 @@ def test_a_pattern_re_refuses_is_refused_as_re_does() -> None:
 # --- bounds ------------------------------------------------------------------------------
 
 
-def _seconds(run: Callable[[], Any]) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
-def _growth(make: Callable[[int], Callable[[], Any]], n: int) -> float:
-    return _seconds(make(4 * n)) / max(_seconds(make(n)), 1e-6)
 
 
 def test_the_schema_pattern_re_takes_36_seconds_on_is_linear() -> None:
     pattern = boundedre.compile(r"^([A-Za-z0-9]+\s?)*$")
     assert pattern.search("a" * 33 + "!") is None  # re: 36 s
     assert pattern.test("a" * 33 + "!") is False
-    ratio = _growth(lambda n: lambda: pattern.search("a" * n + "!"), 2_000)
+    ratio = growth(lambda n: lambda: pattern.search("a" * n + "!"), 2_000)
     assert ratio < 8, f"4x the text took {ratio:.1f}x the time (linear: 4)"
-    ratio = _growth(lambda n: lambda: boundedre.compile(r"^([A-Za-z0-9]+\s?)*$").test(
+    ratio = growth(lambda n: lambda: boundedre.compile(r"^([A-Za-z0-9]+\s?)*$").test(
         "a" * n + "?"), 20_000)
     assert ratio < 8, f"4x the text took {ratio:.1f}x the time (linear: 4)"
 
@@ -156,7 +146,7 @@ def test_the_schema_pattern_re_takes_36_seconds_on_is_linear() -> None:
 def test_the_template_open_pattern_re_takes_33_seconds_on_is_linear() -> None:
     pattern = boundedre.compile(r"<tool_call>(\s*\w+)*:", re.DOTALL)
     assert pattern.search("<tool_call>" + " word" * 9) is None  # re: 33 s
-    ratio = _growth(lambda n: lambda: pattern.search("<tool_call>" + " word" * n), 500)
+    ratio = growth(lambda n: lambda: pattern.search("<tool_call>" + " word" * n), 500)
     assert ratio < 8, f"4x the words took {ratio:.1f}x the time (linear: 4)"
 
 

@@ -12,39 +12,16 @@
 
 from __future__ import annotations
 
-import gc
 import json
-import time
 import traceback
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from growth import GROWTH_BOUND, growth
 from stream_chunks import chat_calls, chat_chunk
 
 import toolwire
-
-GROWTH_BOUND = 8.0
-
-
-def _seconds(run: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(3):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            run()
-            best = min(best, time.perf_counter() - start)
-        finally:
-            gc.enable()
-    return best
-
-
-def _growth(prepare: Callable[[int], Callable[[], object]], n: int) -> float:
-    """How much longer 4n takes than n (inputs are built before the clock starts)."""
-    small, large = prepare(n), prepare(4 * n)
-    return _seconds(large) / _seconds(small)
 
 
 def _chunks(data: bytes, size: int = 4096) -> list[bytes]:
@@ -222,13 +199,13 @@ def test_one_sse_event_fed_in_pieces_is_framed_in_linear_time() -> None:
     def prepare(n: int) -> Callable[[], object]:
         event = chat_chunk({"content": "x" * (n * 1024)})
         return _feeding("openai", _chunks(f"data: {json.dumps(event)}\n\n".encode()))
-    assert _growth(prepare, 1024) < GROWTH_BOUND
+    assert growth(prepare, 1024) < GROWTH_BOUND
 
 
 def test_comment_lines_without_a_blank_line_are_framed_in_linear_time() -> None:
     def prepare(n: int) -> Callable[[], object]:
         return _feeding("openai", [b": keep-alive\n"] * n)
-    assert _growth(prepare, 10000) < GROWTH_BOUND
+    assert growth(prepare, 10000) < GROWTH_BOUND
 
 
 def test_one_ndjson_line_fed_in_pieces_is_framed_in_linear_time() -> None:
@@ -236,13 +213,13 @@ def test_one_ndjson_line_fed_in_pieces_is_framed_in_linear_time() -> None:
         line = json.dumps({"model": "m", "message": {"role": "assistant", "content": "y" * n},
                            "done": False})
         return _feeding("ollama", _chunks(line.encode() + b"\n"))
-    assert _growth(prepare, 2 * 1024 * 1024) < GROWTH_BOUND
+    assert growth(prepare, 2 * 1024 * 1024) < GROWTH_BOUND
 
 
 def test_blank_bytes_before_the_first_event_are_dropped_in_linear_time() -> None:
     def prepare(n: int) -> Callable[[], object]:
         return _feeding("openai", _chunks(b"\r\n" * n))
-    assert _growth(prepare, 1024 * 1024) < GROWTH_BOUND
+    assert growth(prepare, 1024 * 1024) < GROWTH_BOUND
 
 
 # -- linear accumulation ---------------------------------------------------------------
@@ -263,7 +240,7 @@ def _gemini_undecodable_parts(n: int) -> Callable[[], object]:
 
 
 def test_held_undecodable_calls_cost_linear_time() -> None:
-    assert _growth(_gemini_undecodable_parts, 1000) < GROWTH_BOUND
+    assert growth(_gemini_undecodable_parts, 1000) < GROWTH_BOUND
 
 
 def _chat_calls_by_id(n: int) -> Callable[[], object]:
@@ -283,7 +260,7 @@ def _chat_calls_by_id(n: int) -> Callable[[], object]:
 
 
 def test_fragments_matched_by_id_cost_linear_time_in_calls() -> None:
-    assert _growth(_chat_calls_by_id, 2000) < GROWTH_BOUND
+    assert growth(_chat_calls_by_id, 2000) < GROWTH_BOUND
 
 
 def _name_in_fragments(n: int) -> Callable[[], object]:
@@ -302,7 +279,7 @@ def _name_in_fragments(n: int) -> Callable[[], object]:
 
 
 def test_a_name_in_many_fragments_is_joined_in_linear_time() -> None:
-    assert _growth(_name_in_fragments, 4000) < GROWTH_BOUND
+    assert growth(_name_in_fragments, 4000) < GROWTH_BOUND
 
 
 def test_an_event_type_that_is_not_a_string_is_malformed_not_a_type_error() -> None:

@@ -10,12 +10,12 @@ checked as a ratio of n and 4n in one run, never against the clock.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import jsonschema
 import pytest
+from growth import seconds
 
 from toolwire import ToolCall, Tools
 from toolwire._tools.references import no_retrieval
@@ -25,13 +25,6 @@ NESTED = r"^([a-z]+_?)*$"  # re: exponential on "aaa…a!"
 BACKREF = r"^(\w+\s?)*\1!$"  # a back-reference: backtracking, stopped by its budget
 
 
-def _seconds(run: Callable[[], Any]) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def _growth(tools: Tools, n: int) -> float:
@@ -40,7 +33,7 @@ def _growth(tools: Tools, n: int) -> float:
         calls = [ToolCall("f", {"a" * length + str(i) + "!": 1}) for i in range(20)]
         return lambda: [tools.check(c) for c in calls]
 
-    return _seconds(check(4 * n)) / _seconds(check(n))
+    return seconds(check(4 * n)) / seconds(check(n))
 
 
 LEFT_OVER = {

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from growth import seconds
 
 import toolwire
 from toolwire import ToolCall, Tools
@@ -168,13 +168,6 @@ def _pattern_tools(pattern: str) -> Tools:
         "type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}))
 
 
-def _seconds(run: Callable[[], Any]) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def test_the_pattern_that_takes_re_36_seconds_is_checked_in_linear_time() -> None:
@@ -186,7 +179,7 @@ def test_the_pattern_that_takes_re_36_seconds_is_checked_in_linear_time() -> Non
         calls = [ToolCall("f", {"s": "a" * n + str(i) + "!"}) for i in range(3)]
         return lambda: [tools.check(c) for c in calls]
 
-    ratio = _seconds(check(8_000)) / _seconds(check(2_000))
+    ratio = seconds(check(8_000)) / seconds(check(2_000))
     assert ratio < 8, f"4x the argument took {ratio:.1f}x the time (linear: 4)"
 
 

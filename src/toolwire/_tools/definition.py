@@ -114,20 +114,13 @@ def _validator(fmt: str | None, name: str, index: int | None, schema: Any, diale
         try:
             check_pattern_nesting(schema)  # before the meta-schema hands patterns to re
             cls.check_schema(schema)
+            check_references(schema, cls)  # every $ref resolves inside, none loops in place
+            check_patterns(schema)  # every pattern runs with a bound
         except jsonschema.SchemaError as exc:
             raise InvalidTools(
                 fmt, f"not a valid JSON Schema: {_short(exc.message)}", tool=name, index=index,
                 pointer=_pointer(exc.path),
             ) from None
-        except SchemaProblem as exc:
-            raise InvalidTools(fmt, exc.reason, tool=name, index=index,
-                               pointer=exc.pointer) from None
-        except RecursionError:
-            raise InvalidTools(fmt, "the schema is nested too deeply to check", tool=name,
-                               index=index, pointer="") from None
-        try:
-            check_references(schema, cls)  # every $ref resolves inside, none loops in place
-            check_patterns(schema)  # every pattern runs with a bound
         except SchemaProblem as exc:
             raise InvalidTools(fmt, exc.reason, tool=name, index=index,
                                pointer=exc.pointer) from None
