@@ -159,6 +159,12 @@ export interface ReadOptions {
   choice?: number | null;
   /** The request's tools (a Tools, or the request body or its tool list as sent): each call is checked. */
   tools?: Tools | Json | null;
+  /** A text format whose calls the model wrote into the assistant text (a server without a tool
+   * parser): lifted out after the wire calls; the reply's text is the answer without them, and
+   * each region that gave no call is a skipped record (`content[START:END]`). */
+  textFormat?: string | null;
+  /** The text format's parameters, as for readText. */
+  textParams?: Record<string, string>;
 }
 
 /** A response: a parsed JSON object, or its JSON text. */

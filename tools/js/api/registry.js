@@ -13,6 +13,7 @@ import { provideMetaSchemas } from '../lib/meta_schemas.js';
 import { readYaml } from '../lib/yaml.js';
 import { Reply, TextReply, ToolCall } from './values.js';
 import { Tools } from './tools.js';
+import { liftTextCalls } from '../lib/lift.js';
 
 export { ToolwireError };
 
@@ -117,11 +118,28 @@ export class Registry {
   }
 
   // Everything at once (§1.3): calls, server calls, truncation, finish reason, loose ends.
-  read(format, data, { strict = null, choice = null, tools = null } = {}) {
+  // textFormat names a text format whose calls the model wrote into the reply's assistant text
+  // (a server without a tool parser, §1.10): they come after the wire calls, the text is the
+  // answer without them, and each region that gave no call is a skipped record.
+  read(format, data, { strict = null, choice = null, tools = null, textFormat = null, textParams = {} } = {}) {
     if (format !== null && format !== undefined) this.spec(format); // an unknown name, named
+    if (textFormat !== null && textFormat !== undefined) this.#textSpec(textFormat);
     // With every spec at hand: an error body or another format's reply is named (§1.11-1.12).
-    const raw = readIn(this.specs(), format ?? null, data, strict, choice);
-    if (tools !== null && tools !== undefined) raw.calls = checkCalls(this.#compiledTools(raw.format, tools), raw.calls);
+    let raw = readIn(this.specs(), format ?? null, data, strict, choice);
+    const offered = tools === null || tools === undefined ? null
+      : tools instanceof Tools ? tools : new Tools(raw.format, tools, this);
+    if (textFormat !== null && textFormat !== undefined) {
+      // The same tools type the lifted calls' values (§1b.4) and check them.
+      const scan = offered ? textScanner(this.#textSpec(textFormat), textParams, { tools: offered })
+        : this.#scanner(textFormat, textParams, null);
+      try {
+        raw = liftTextCalls(raw, scan, textFormat);
+      } catch (error) {
+        if (error instanceof ToolwireError && error.reply && !(error.reply instanceof Reply)) error.reply = new Reply(error.reply);
+        throw error;
+      }
+    }
+    if (offered) raw.calls = checkCalls(this.#compiledTools(raw.format, offered), raw.calls);
     return new Reply(raw);
   }
 

@@ -68,7 +68,7 @@ function stream({ format, events, sse, splits }) {
 
 const OPERATIONS = {
   read: (r) => (r.spec ? registryOf(r.spec) : Registry.bundled())
-    .read(r.spec ? 'demo' : r.format, r.response, { strict: r.strict, choice: r.choice, tools: r.tools }).toJSON(),
+    .read(r.spec ? 'demo' : r.format, r.response, { strict: r.strict, choice: r.choice, tools: r.tools, textFormat: r.text_format, textParams: r.text_params }).toJSON(),
   sniff: (r) => sniffFormat(r.response),
   structured_output: (r) => (r.spec ? registryOf(r.spec).fromStructuredOutput('demo', r.response, r.tool_name, { choice: r.choice })
     : fromStructuredOutput(r.format, r.response, r.tool_name, { choice: r.choice })).toJSON(),
