@@ -24,11 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 PACKAGE = SRC / "toolwire"
 
-UPWARD = {
-    ("toolwire._values.reply", "toolwire._render"):
-        "Reply.assistant_message() and Reply.answer() render through the spec the reply"
-        " keeps: gone when a Reply carries what it renders as plain data",
-}
+UPWARD: dict[tuple[str, str], str] = {}
 """Imports that run against the layers, each with what removes it (pyproject's
 ``ignore_imports`` holds the same list)."""
 
@@ -41,6 +37,8 @@ LAZY = {
     ("toolwire._registry.loading", "toolwire._spec.extends"): "spec files: YAML and checks",
     ("toolwire._registry.loading", "toolwire._spec.loader"): "spec files: YAML and checks",
     ("toolwire._registry.loading", "toolwire._text"): "the text reader, only for text specs",
+    ("toolwire._registry.registry", "toolwire._render"):
+        "rendering (Reply.assistant_message, answer): a plain read never renders",
     ("toolwire._registry.registry", "toolwire._text"): "the text reader, only for text",
     ("toolwire._registry.registry", "toolwire._text.templates.text_format"):
         "response templates, only when one is used",
@@ -50,7 +48,6 @@ LAZY = {
     ("toolwire._stream.events", "toolwire._sdk_objects"): "SDK objects, only for one",
     ("toolwire._text.extract", "toolwire._tools"): "tool checks, only with tools=",
     ("toolwire._tools.part", "toolwire._sdk_objects"): "SDK objects, only for one",
-    ("toolwire._values.reply", "toolwire._render"): "see UPWARD",
     ("toolwire._wire.content", "toolwire._text"): "the text reader, only with text_format=",
     ("toolwire._wire.gate", "toolwire._wire.fastpred"): "compiled after 32 checks",
     ("toolwire._wire.interpreter", "toolwire._wire.fastpath"): "compiled after 32 replies",

@@ -237,7 +237,7 @@ class FailedCall(Record):
 
 class RenderPart(Record):
     """The ``render`` part: templates as written (plain JSON data) and every expression
-    they hold (``text`` and ``${response:…}`` placeholders), compiled by source."""
+    they hold (the ``${response:…}`` placeholders), compiled by source."""
 
     __slots__ = ("expressions", "templates")
     templates: Mapping[str, Any]
@@ -249,15 +249,13 @@ class RenderPart(Record):
 
 
 def render_expressions(part: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The expressions of a ``render`` part as (JSON pointer, source): its ``text`` and
-    every ``${response:…}`` placeholder (specs/README.md §6)."""
+    """The expressions of a ``render`` part as (JSON pointer, source): every
+    ``${response:…}`` placeholder (specs/README.md §6.1)."""
     found: list[tuple[str, str]] = []
     stack: list[tuple[str, Any]] = [(f"/render/{k}", v) for k, v in part.items()]
     while stack:
         pointer, value = stack.pop()
-        if pointer == "/render/text" and isinstance(value, str):
-            found.append((pointer, value))
-        elif isinstance(value, str) and value.startswith("${response:") and value.endswith("}"):
+        if isinstance(value, str) and value.startswith("${response:") and value.endswith("}"):
             found.append((pointer, value[len("${response:"):-1].rstrip("?").strip()))
         elif isinstance(value, dict):
             stack.extend((f"{pointer}/{_escape(k)}", v) for k, v in value.items())
