@@ -351,6 +351,13 @@ def _dispatch_code(
         )
 
 
+def _predicate(w: _Writer, expression: Any) -> str:
+    """A condition true where a predicate on the response holds: written out as Python
+    where its form allows (:mod:`.fastpred`), else its closure called."""
+    written = condition(expression.ast, "response")
+    return written if written is not None else w.holds(2, expression, "response")
+
+
 def _gate_code(w: _Writer, spec: WireSpec) -> None:
     """Decline a body the interpreter's first step refuses (:mod:`.gate`): the provider's
     error body, or one without the format's shape. The walk then raises the error. The
@@ -359,9 +366,7 @@ def _gate_code(w: _Writer, spec: WireSpec) -> None:
     for predicate, refuses_when in ((spec.error, True), (spec.shape, False)):
         if predicate is None:
             continue
-        written = condition(predicate.when.ast, "response")
-        if written is None:
-            written = w.holds(2, predicate.when, "response")
+        written = _predicate(w, predicate.when)
         w.line(2, f"if {'' if refuses_when else 'not '}{written}:")
         w.line(3, "return None")
 
@@ -376,13 +381,13 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     normalize = spec.normalize
     if normalize is not None and normalize.detect is not None:
         # A dict keyed as an SDK writes it: the walk renames it first (normalize.aliases).
-        w.line(2, f"if {w.holds(2, normalize.detect, 'response')}:")
+        w.line(2, f"if {_predicate(w, normalize.detect)}:")
         w.line(3, "return None")
     _gate_code(w, spec)
     if spec.stream_event is not None:
         # One event of the format's stream is no reply, calls or not: the walk raises the
         # error naming the Accumulator.
-        w.line(2, f"if {w.holds(2, spec.stream_event, 'response')}:")
+        w.line(2, f"if {_predicate(w, spec.stream_event)}:")
         w.line(3, "return None")
     prefixes: dict[Any, str] = {}
     for index, (source, data) in enumerate(zip(spec.sources, spec.data["items"], strict=True)):

@@ -4,8 +4,9 @@ Every reading first checks the body against the spec's ``error`` and ``shape``
 (:mod:`.gate`); through the compiled closures that is one call per node, which cost the
 generated extract (:mod:`.fastpath`) a third to half again on a small reply. The forms
 those predicates are written in — ``type(x) == 'object'``, ``x == 'failed'``,
-``x != `null```, ``length(xs[?p]) == length(to_array(xs))``, joined by ``&&``, ``||``
-and ``!`` — become one Python condition each here, with the engine's own semantics:
+``x != `null```, ``length(xs[?p]) == length(to_array(xs))``,
+``length(xs[?p] || `[]`) > `0```, joined by ``&&``, ``||`` and ``!`` — become one Python
+condition each here, with the engine's own semantics:
 
 - ``type(v)`` is the engine's type test, spelled as ``isinstance`` checks in its order (a
   value that is no JSON is of no type, as there);
@@ -81,14 +82,21 @@ def _literal(node: dict[str, Any]) -> tuple[bool, Any]:
     return True, node.get("value")
 
 
+_ORDER = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
 def _comparison(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str | None:
-    if node.get("value") not in ("eq", "ne"):
+    if node.get("value") not in ("eq", "ne", *_ORDER):
         return None
     left, right = node["children"]
     counts = [_count(side, subject, exact, depth) for side in (left, right)]
     if counts[0] is not None and counts[1] is not None:  # length(...) == length(...) or `n`
+        if node["value"] in _ORDER:  # two integers: the engine orders them as Python does
+            return f"({counts[0]} {_ORDER[node['value']]} {counts[1]})"
         equal_counts = f"({counts[0]} == {counts[1]})"
         return equal_counts if node["value"] == "eq" else f"(not {equal_counts})"
+    if node["value"] in _ORDER:
+        return None
     is_literal, literal = _literal(right)
     if not is_literal:
         return None
@@ -126,6 +134,12 @@ def _count(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str |
         (inner,) = argument["children"]
         value = _value(inner, subject, exact)
         return None if value is None else f"(len({value}) if isinstance({value}, list) else 1)"
+    or_empty = False
+    if argument.get("type") == "or_expression":  # length(xs[?p] || `[]`): 0 when xs is no list
+        projection, fallback = argument["children"]
+        if _literal(fallback) != (True, []):
+            return None
+        argument, or_empty = projection, True
     if argument.get("type") != "filter_projection":
         return None
     listed, identity, predicate = argument["children"]
@@ -138,8 +152,10 @@ def _count(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str |
         return None
     # The engine tests every element, null ones too (an error raises), then leaves the null
     # ones out of the projection.
+    # `xs[?p] || `[]`` is the projection where xs is a list (empty or not: both are a list
+    # then), else the empty list: length 0.
     return (f"(len([{element} for {element} in {items} if {holds} and {element} is not None])"
-            f" if isinstance({items}, list) else _engine_error())")
+            f" if isinstance({items}, list) else {'0' if or_empty else '_engine_error()'})")
 
 
 def _function(node: dict[str, Any], subject: str, exact: bool) -> str | None:
