@@ -51,6 +51,7 @@ LAZY = {
     ("toolwire._wire.content", "toolwire._text"): "the text reader, only with text_format=",
     ("toolwire._wire.gate", "toolwire._wire.fastpred"): "compiled after 32 checks",
     ("toolwire._wire.interpreter", "toolwire._wire.fastpath"): "compiled after 32 replies",
+    ("toolwire._wire.interpreter", "toolwire._wire.fastread"): "generated on a second read",
     ("toolwire._wire.walk", "toolwire._sdk_objects"): "SDK objects, only for one",
     ("toolwire.cli._batch", "toolwire.batch"): "the batch engine, only when batch runs",
     ("toolwire.cli._batch", "toolwire.batch._sink"): "as above",

@@ -144,21 +144,27 @@ class Nested(Record):
 
 
 class Source(Record):
-    """One place in the response where items are found, and how they are typed."""
+    """One place in the response where items are found, and how they are typed:
+    ``type_of`` types an item; ``typing`` says how, for code generated from the spec —
+    ``("type_const", the type, None)``, ``("type_by_key", the keys, None)`` or
+    ``("type_field", the field, its type_default)``."""
 
-    __slots__ = ("nested", "select", "single", "type_of")
+    __slots__ = ("nested", "select", "single", "type_of", "typing")
     select: Expression
     single: bool
     type_of: TypeOf
     nested: tuple[Nested, ...]
+    typing: tuple[str, Any, Any]
 
     def __init__(
-        self, select: Expression, single: bool, type_of: TypeOf, nested: tuple[Nested, ...]
+        self, select: Expression, single: bool, type_of: TypeOf, nested: tuple[Nested, ...],
+        typing: tuple[str, Any, Any] = ("type_field", "type", None),
     ) -> None:
         setfield(self, "select", select)
         setfield(self, "single", single)
         setfield(self, "type_of", type_of)
         setfield(self, "nested", nested)
+        setfield(self, "typing", typing)
 
 
 class Normalize(Record):

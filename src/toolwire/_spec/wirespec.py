@@ -53,8 +53,10 @@ class WireSpec(Record):
     ``data`` is the spec's validated data, kept for tools; ``fast`` caches the generated
     extract functions (:mod:`toolwire._wire.fastpath`) by ``strict`` (None: the spec's own
     ``unknown_items``), built once the spec has read a few replies, under ``"walked"``
-    how many it read before, and under ``"stream"`` its compiled stream part: what is
-    built from a spec lives and goes with it. Neither is part of the spec's value.
+    how many it read before, the generated read functions (:mod:`toolwire._wire.fastread`)
+    under ``("read", strict)``, built on its second read, and under ``"stream"`` its
+    compiled stream part: what is built from a spec lives and goes with it. Neither is part
+    of the spec's value.
     """
 
     __slots__ = (
@@ -99,7 +101,7 @@ class WireSpec(Record):
     render: RenderPart | None
     path: str
     data: Mapping[str, Any]
-    fast: dict[bool | str | None, Any]
+    fast: dict[Any, Any]
     structured_output: Expression | None
     choices: tuple[str, ...] | None
     stream_event: Expression | None
@@ -125,7 +127,7 @@ class WireSpec(Record):
         data: Mapping[str, Any] | None = None,
         normalize: Normalize | None = None,
         render: RenderPart | None = None,
-        fast: dict[bool | str | None, Any] | None = None,
+        fast: dict[Any, Any] | None = None,
         structured_output: Expression | None = None,
         choices: tuple[str, ...] | None = None,
         stream_event: Expression | None = None,
@@ -150,6 +152,15 @@ class WireSpec(Record):
     def entries_of(self, kind: Kind) -> tuple[Entry, ...]:
         """The entries of one list, in spec order."""
         return tuple(e for e in self.entries if e.kind == kind)
+
+
+def _typing(source: Mapping[str, Any]) -> tuple[str, Any, Any]:
+    """How a source's items are typed, as :attr:`Source.typing` records it."""
+    if "type_const" in source:
+        return ("type_const", source["type_const"], None)
+    if "type_by_key" in source:
+        return ("type_by_key", tuple(source["type_by_key"]), None)
+    return ("type_field", source["type_field"], source.get("type_default"))
 
 
 def _type_of(source: Mapping[str, Any]) -> TypeOf:
@@ -263,6 +274,7 @@ def compile_wire_spec(
                 Nested(compiler(n["when"]), compiler(n["select"]))
                 for n in source.get("nested") or ()
             ),
+            typing=_typing(source),
         )
         for source in data["items"]
     )

@@ -24,10 +24,13 @@ raises the engine's own error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from .._expression import element_of, field_of, path_steps
 from .._spec import WireSpec
+from .._speed import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["condition", "engine_error", "passing_check"]
 

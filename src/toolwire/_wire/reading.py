@@ -48,7 +48,9 @@ from .walk import (
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["choice_view", "failed_calls", "read_reply", "turn_values"]
+__all__ = [
+    "choice_view", "failed_calls", "read_reply", "server_call", "turn_values", "unknown_reason",
+]
 
 
 def _check_choice(choice: Any) -> int:
@@ -100,7 +102,7 @@ def choice_view(
     return value, count
 
 
-def _server_call(entry: ServerEntry, item: dict[str, Any], shown: str | None) -> ServerToolCall:
+def server_call(entry: ServerEntry, item: dict[str, Any], shown: str | None) -> ServerToolCall:
     server_id = entry.id.evaluate(item)
     return ServerToolCall(
         shown or "",
@@ -112,7 +114,7 @@ def _server_call(entry: ServerEntry, item: dict[str, Any], shown: str | None) ->
     )
 
 
-def _unknown_reason(spec: WireSpec, item_type: Any) -> str:
+def unknown_reason(spec: WireSpec, item_type: Any) -> str:
     if item_type is None:
         return "the item carries no type, so no entry of the spec can match it"
     if not isinstance(item_type, str):
@@ -179,7 +181,7 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                     errors.append(error)
                     refused.append(RefusedItem(index, where, shown, error.code, error.reason))
                 else:
-                    reason = _unknown_reason(spec, item_type)
+                    reason = unknown_reason(spec, item_type)
                     unknown.append(UnknownItem(index, where, shown, reason))
                     if shown is not None and shown not in unknown_types:
                         unknown_types.append(shown)
@@ -196,7 +198,7 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                 calls.append(built(entry, item, name, raw, index))
                 call_records.append(call_record(index, where, shown, entry.index, raw is not None))
             elif type(entry) is ServerEntry:
-                server_calls.append(_server_call(entry, item, shown))
+                server_calls.append(server_call(entry, item, shown))
     except ToolwireError:
         if not errors:  # a refusal earlier in response order is the answer: see below
             raise

@@ -1,0 +1,260 @@
+"""``read`` for one spec as generated Python, from the same generated walk as ``extract``.
+
+:mod:`.fastpath` writes a spec's walk out as straight-line Python for ``extract``; this
+module writes the same walk (:func:`~toolwire._wire.fastpath.walk_code`: the same gate,
+selections, type dispatch and call construction) with what ``read`` records beside the
+calls: each item's record and location, the call records, the items without a usable name
+(``skipped``), the server calls, the unknown items and their types, and the turn's items
+(specs/README.md §1.3, §7). The reply's parts read off the whole response (``truncated``,
+``finish_reason``, failed calls, text, the turn's ``${response:…}`` values) are evaluated
+as the interpreter evaluates them.
+
+As for ``extract``, the generated code handles the regular case only: on anything
+irregular — a refused item, an unknown one where the spec fails closed, a name that is
+empty or a ``str`` subclass, anything :mod:`.fastpath` declines — it returns ``None`` and
+the caller runs the interpreter (:mod:`.reading`), which raises the exact error with the
+partial reply. ``read`` has no side effects, so running it again is safe; the interpreter
+stays the reference, and ``tests/test_fastread.py`` compares both on every conformance
+reply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .._spec import CallEntry, Entry, IgnoreEntry, RefuseEntry, ServerEntry, Source, WireSpec
+from .._speed import TYPE_CHECKING, blank_of
+from .._values.records import CallRecord, ItemRecord, SkippedItem, UnknownItem
+from .._values.reply import read_reply_value
+from .._values.turn import Turn
+from .content import assistant_text
+from .fastpath import Writer, call_code, namespace_of, walk_code
+from .reading import choice_view, failed_calls, server_call, turn_values, unknown_reason
+from .walk import call_name, plain_text
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .._values.reply import Reply
+
+    FastRead = Callable[[dict[str, Any]], "Reply | None"]
+else:  # the exported name exists at run time too, without importing typing for Any
+    FastRead = Callable
+
+__all__ = ["FastRead", "build_fast_read", "read_source"]
+
+
+class _Item:
+    """What the code for one item needs: its subject, its location variable, whether it is
+    a top-level item (which the turn gives back) and the code for an unknown one."""
+
+    def __init__(self, subject: str, where: str, echo: bool, unknown: Callable[[int], None]):
+        self.subject = subject
+        self.where = where
+        self.echo = echo
+        self.unknown = unknown
+
+
+def _record(where: str, shown: str, kind: str, entry: str) -> str:
+    """One statement line appending an item's record (``item_record``, written out)."""
+    return (f"r = _new(_IBlank); r.item_index = index; r.location = {where}; r.item_type ="
+            f" {shown}; r.kind = {kind}; r.entry = {entry}; r.__class__ = _ItemRecord; rec(r)")
+
+
+def _call_record(where: str, shown: str, entry: int) -> str:
+    """One statement line appending a call's record (``call_record``, written out)."""
+    return (f"r = _new(_CBlank); r.item_index = index; r.location = {where}; r.item_type ="
+            f" {shown}; r.entry = {entry}; r.arguments_selected = raw is not None;"
+            " r.__class__ = _CallRecord; crec(r)")
+
+
+def _entry_code(w: Writer, depth: int, entry: Entry, shown: str, it: _Item) -> None:
+    """Records, call or server call of an item its entry matched; ``shown`` its type."""
+    if type(entry) is RefuseEntry:
+        w.line(depth, "return None")  # the interpreter raises it, with the partial reply
+        return
+    w.line(depth, _record(it.where, repr(shown), repr(entry.kind), str(entry.index)))
+    if type(entry) is CallEntry:
+        named = w.constant(entry, "entry")
+        after = [_call_record(it.where, repr(shown), entry.index)]
+        if it.echo:
+            after.append("echo(len(calls) - 1)")
+        call_code(w, depth, entry, it.subject, tuple(after), (
+            f"skipped.append(_skip(index, {it.where}, {shown!r},"
+            f" _unnamed({named}, {it.subject})))",))
+        return
+    if type(entry) is ServerEntry:
+        named = w.constant(entry, "entry")
+        w.line(depth, f"servers.append(_server({named}, {it.subject}, {shown!r}))")
+    if it.echo:
+        w.line(depth, f"echo({it.subject})")
+
+
+def _type_code(w: Writer, depth: int, entries: tuple[Entry, ...], shown: str,
+               it: _Item) -> None:
+    """One item type's entries, their ``when`` in order, then unknown."""
+    if len(entries) == 1 and entries[0].when is None:
+        _entry_code(w, depth, entries[0], shown, it)
+        return
+    for entry in entries:
+        if entry.when is None:  # unreachable after a when-less entry; the loader forbids it
+            break
+        condition = w.holds(depth, entry.when, it.subject)
+        w.line(depth, f"if {condition}:")
+        _entry_code(w, depth + 1, entry, shown, it)
+        w.line(depth, "else:")
+        depth += 1
+    it.unknown(depth)
+
+
+def _action(w: Writer, depth: int, spec: WireSpec, item_type: Any, it: _Item) -> None:
+    entries = spec.table.get(item_type) if type(item_type) is str else None
+    if entries:
+        _type_code(w, depth, entries, item_type, it)
+    else:
+        it.unknown(depth)
+
+
+def _ignored(entries: tuple[Entry, ...]) -> bool:
+    return len(entries) == 1 and entries[0].when is None and type(entries[0]) is IgnoreEntry
+
+
+def _dispatch(w: Writer, depth: int, spec: WireSpec, source: Source, it: _Item) -> None:
+    how, value, default = source.typing
+    subject = it.subject
+    if how == "type_const":
+        _action(w, depth, spec, value, it)
+        return
+    if how == "type_by_key":
+        keyword = "if"
+        for key in value:
+            w.line(depth, f"{keyword} {subject}.get({key!r}) is not None:")
+            _action(w, depth + 1, spec, key, it)
+            keyword = "elif"
+        # A call written with the SDK's own key: the walk renames the reply's keys first.
+        for key in spec.normalize.call_keys if spec.normalize is not None else ():
+            w.line(depth, f"{keyword} {subject}.get({key!r}) is not None:")
+            w.line(depth + 1, "return None")
+            keyword = "elif"
+        if keyword == "if":
+            it.unknown(depth)
+        else:
+            w.line(depth, "else:")
+            it.unknown(depth + 1)
+        return
+    w.line(depth, f"t = {subject}.get({value!r})")
+    if default is not None:
+        w.line(depth, "if t is None:")
+        w.line(depth + 1, f"t = {default!r}")
+    ignored = {t: e[0].index for t, e in spec.table.items() if _ignored(e)}
+    ordered = sorted(  # call types first: they are what a reply is read for
+        ((t, e) for t, e in spec.table.items() if t not in ignored),
+        key=lambda kv: not any(type(e) is CallEntry for e in kv[1]))
+    keyword = "if"
+    for item_type, entries in ordered:
+        w.line(depth, f"{keyword} t == {item_type!r} and type(t) is str:")
+        _type_code(w, depth + 1, entries, item_type, it)
+        keyword = "elif"
+    inner = depth
+    if keyword == "elif":
+        w.line(depth, "else:")
+        inner = depth + 1
+    table = w.constant(ignored, "ignored")
+    w.line(inner, f"k = {table}.get(t) if type(t) is str else None")
+    w.line(inner, "if k is not None:")
+    w.line(inner + 1, _record(it.where, "t", "'ignore'", "k"))
+    if it.echo:
+        w.line(inner + 1, f"echo({subject})")
+    w.line(inner, "else:")
+    it.unknown(inner + 1)
+
+
+def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, Any]]:
+    """The generated walk's source and its constants: ``read(response)`` returns the
+    lists a reply is made of, or ``None`` to decline."""
+    w = Writer()
+    echo = spec.render is not None
+    w.line(0, "def read(response):")
+    w.line(1, "calls = []")
+    w.line(1, "append = calls.append")
+    w.line(1, "records = []")
+    w.line(1, "rec = records.append")
+    w.line(1, "call_records = []")
+    w.line(1, "crec = call_records.append")
+    w.line(1, "servers = []")
+    w.line(1, "unknown = []")
+    w.line(1, "unknown_types = []")
+    w.line(1, "skipped = []")
+    w.line(1, "echoed = [] if _ECHO else None")
+    if echo:
+        w.line(1, "echo = echoed.append")
+    w.line(1, "try:")
+
+    def dispatch(w: Writer, depth: int, source: Source, number: int, subject: str,
+                 top: bool) -> None:
+        where = "where" if top else "cwhere"
+        typer = w.constant(source.type_of, "typeof")
+
+        def unknown(at: int) -> None:
+            if refuse_unknown:
+                w.line(at, "return None")  # the interpreter raises it, with the partial reply
+                return
+            w.line(at, f"tt = {typer}({subject})")
+            w.line(at, "shown = str(tt) if isinstance(tt, str) else None")
+            w.line(at, _record(where, "shown", "'unknown'", "None"))
+            w.line(at, f"unknown.append(_unk(index, {where}, shown, _reason(tt)))")
+            w.line(at, "if shown is not None and shown not in unknown_types:")
+            w.line(at + 1, "unknown_types.append(shown)")
+            if echo and top:
+                w.line(at, f"echo({subject})")
+
+        _dispatch(w, depth, spec, source, _Item(subject, where, echo and top, unknown))
+
+    walk_code(w, spec, dispatch, True)
+    w.line(1, "except Exception:")
+    w.line(2, "return None")
+    w.line(1, "return calls, call_records, servers, unknown_types, unknown, skipped, records,"
+              " echoed")
+    return "\n".join(w.lines) + "\n", {**w.constants, "_ECHO": echo}
+
+
+def build_fast_read(spec: WireSpec, refuse_unknown: bool) -> FastRead:
+    """Compile the spec's read function: the generated walk, then the reply's own parts."""
+    text, constants = read_source(spec, refuse_unknown)
+    namespace = namespace_of(constants)
+    namespace.update({
+        "_IBlank": blank_of(ItemRecord), "_ItemRecord": ItemRecord,
+        "_CBlank": blank_of(CallRecord), "_CallRecord": CallRecord,
+        "_skip": SkippedItem, "_unk": UnknownItem,
+        "_server": server_call, "_unnamed": lambda entry, item: call_name(entry, item)[1],
+        "_reason": lambda item_type: unknown_reason(spec, item_type),
+    })
+    exec(compile(text, f"<toolwire fast read: {spec.format}>", "exec"), namespace)
+    walked: Callable[[dict[str, Any]], Any] = namespace["read"]
+    fmt, truncates, finishes = spec.format, spec.truncated, spec.finish_reason
+    fails = spec.failed_calls
+
+    def read(response: dict[str, Any]) -> Reply | None:
+        """The reply of ``response`` (its first alternative), or None: the interpreter's."""
+        found = walked(response)
+        if found is None:
+            return None
+        calls, call_records, servers, unknown_types, unknown, skipped, records, echoed = found
+        try:
+            count = choice_view(spec, response, 0)[1]
+            truncated = truncates is not None and truncates.evaluate(response) is True
+            finish = finishes.evaluate(response) if finishes is not None else None
+            if fails:
+                skipped.extend(failed_calls(spec, response))
+            turn = None if echoed is None else Turn.read(
+                tuple(echoed), turn_values(spec, response))
+            text = assistant_text(spec, response)
+        except Exception:
+            return None  # the interpreter raises it
+        return read_reply_value(
+            fmt, tuple(calls), tuple(servers), truncated, plain_text(finish),
+            tuple(unknown_types), tuple(skipped), tuple(records), tuple(unknown), (),
+            tuple(call_records), 0, count, text, turn,
+        )
+
+    return read
