@@ -282,3 +282,18 @@ def test_the_graph_is_read_whole() -> None:
     assert "toolwire._wire.walk" in MODULES and "toolwire.cli._main" in MODULES
     assert any(i.in_function for i in IMPORTS) and any(i.type_only for i in IMPORTS)
     assert _circles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
+
+
+def test_no_module_outside_the_spec_package_reads_a_specs_raw_data() -> None:
+    # The readers, the registry, the CLI and the tools read the compiled spec's attributes
+    # (Source.typing, WireSpec.extends, stream_part, tools_part) or WireSpec.declared().
+    import re
+
+    raw = re.compile(r"\b(\w*spec\w*|base|current)\.data\b")
+    found = [
+        f"{path.relative_to(SRC)}:{number}"
+        for path in sorted(PACKAGE.rglob("*.py")) if "_spec" not in path.relative_to(PACKAGE).parts
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if raw.search(line)
+    ]
+    assert found == []

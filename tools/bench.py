@@ -272,8 +272,7 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
     notes: list[str] = []
 
     def extends(fmt: str) -> str | None:
-        base = specs[fmt].data.get("extends") if fmt in specs else None
-        return base if isinstance(base, str) else None
+        return specs[fmt].extends if fmt in specs else None
 
     header = ["format", "reply", "extract", "read", "read text", "langchain", "hand", "tuples",
               "naive", "json.loads", "sdk", "sdk strict", "extract/hand", "extract/tuples",

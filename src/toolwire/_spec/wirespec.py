@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from .._expression import Expression, compile_expression
 from .._speed import TYPE_CHECKING
 from .._speed.record import Record, setfield
+from .._values.json_values import copy_json
 from .entries import (
     CallEntry,
     Entry,
@@ -66,6 +67,7 @@ class WireSpec(Record):
         "doc_ref",
         "entries",
         "error",
+        "extends",
         "failed_calls",
         "fast",
         "finish_reason",
@@ -78,13 +80,15 @@ class WireSpec(Record):
         "sniff_priority",
         "sources",
         "stream_event",
+        "stream_part",
         "structured_output",
         "table",
         "title",
+        "tools_part",
         "truncated",
         "unknown_items",
     )
-    _hidden = frozenset({"data", "fast"})
+    _hidden = frozenset({"data", "fast", "stream_part", "tools_part"})
     format: str
     title: str
     doc_ref: str
@@ -108,6 +112,11 @@ class WireSpec(Record):
     shape: Shape | None
     error: ErrorPart | None
     failed_calls: tuple[FailedCall, ...]
+    # The base format (``extends``), and the parts their own packages compile as declared:
+    # ``stream`` (toolwire._stream) and ``tools`` (toolwire._tools); None where absent.
+    extends: str | None
+    stream_part: Mapping[str, Any] | None
+    tools_part: Mapping[str, Any] | None
 
     def __init__(
         self,
@@ -134,6 +143,9 @@ class WireSpec(Record):
         shape: Shape | None = None,
         error: ErrorPart | None = None,
         failed_calls: tuple[FailedCall, ...] = (),
+        extends: str | None = None,
+        stream_part: Mapping[str, Any] | None = None,
+        tools_part: Mapping[str, Any] | None = None,
     ) -> None:
         for name, value in (
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
@@ -145,9 +157,15 @@ class WireSpec(Record):
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
             ("structured_output", structured_output), ("choices", choices),
             ("stream_event", stream_event), ("shape", shape), ("error", error),
-            ("failed_calls", failed_calls),
+            ("failed_calls", failed_calls), ("extends", extends),
+            ("stream_part", stream_part), ("tools_part", tools_part),
         ):
             setfield(self, name, value)
+
+    def declared(self) -> dict[str, Any]:
+        """The spec as declared (``extends`` resolved): a deep copy of its validated data,
+        for what works on the text of a spec — exporting it, comparing it with its base."""
+        return copy_json(dict(self.data))  # type: ignore[no-any-return]
 
     def entries_of(self, kind: Kind) -> tuple[Entry, ...]:
         """The entries of one list, in spec order."""
@@ -308,6 +326,9 @@ def compile_wire_spec(
             FailedCall(compiler(f["when"]), f["type"], _optional(f, "reason", compiler))
             for f in data.get("failed_calls") or ()
         ),
+        extends=data["extends"] if isinstance(data.get("extends"), str) else None,
+        stream_part=data["stream"] if isinstance(data.get("stream"), Mapping) else None,
+        tools_part=data["tools"] if isinstance(data.get("tools"), Mapping) else None,
     )
 
 
