@@ -32,7 +32,7 @@ from .._speed import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["condition", "engine_error", "passing_check"]
+__all__ = ["condition", "engine_error", "passing_check", "value_of"]
 
 
 def engine_error() -> int:
@@ -61,7 +61,7 @@ def _boolean(node: dict[str, Any]) -> bool:
         kind == "function_expression" and node.get("value") in _BOOLEAN_FUNCTIONS)
 
 
-def _value(node: dict[str, Any], subject: str, exact: bool) -> str | None:
+def value_of(node: dict[str, Any], subject: str, exact: bool) -> str | None:
     """Python reading the value of a field chain (or ``@``) off ``subject``; ``exact``
     when ``subject`` is known to be a dict (its first field is then a plain ``get``)."""
     if node.get("type") == "current":
@@ -106,12 +106,12 @@ def _comparison(node: dict[str, Any], subject: str, exact: bool, depth: int) -> 
     equal: str | None = None
     if left.get("type") == "function_expression" and left.get("value") == "type":
         (argument,) = left["children"]
-        value = _value(argument, subject, exact)
+        value = value_of(argument, subject, exact)
         test = _TYPE_TESTS.get(literal) if isinstance(literal, str) else None
         if value is not None and test is not None:
             equal = test.format(v=value)
     else:
-        value = _value(left, subject, exact)
+        value = value_of(left, subject, exact)
         if value is not None and literal is None:
             equal = f"({value} is None)"
         elif value is not None and type(literal) is bool:  # 0 and 1 never equal a boolean
@@ -135,7 +135,7 @@ def _count(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str |
     (argument,) = node["children"]
     if argument.get("type") == "function_expression" and argument.get("value") == "to_array":
         (inner,) = argument["children"]
-        value = _value(inner, subject, exact)
+        value = value_of(inner, subject, exact)
         return None if value is None else f"(len({value}) if isinstance({value}, list) else 1)"
     or_empty = False
     if argument.get("type") == "or_expression":  # length(xs[?p] || `[]`): 0 when xs is no list
@@ -148,7 +148,7 @@ def _count(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str |
     listed, identity, predicate = argument["children"]
     if identity.get("type") != "identity" or not _boolean(predicate):
         return None
-    items = _value(listed, subject, exact)
+    items = value_of(listed, subject, exact)
     element = f"e{depth}"
     holds = condition(predicate, element, exact=False, depth=depth + 1)
     if items is None or holds is None:
@@ -173,11 +173,11 @@ def _function(node: dict[str, Any], subject: str, exact: bool) -> str | None:
         if items is None or not all(i.get("type") == "literal" and isinstance(i.get("value"), str)
                                     for i in items):
             return None
-        value = _value(value_node, subject, exact)
+        value = value_of(value_node, subject, exact)
         strings = tuple(i["value"] for i in items)
         return None if value is None else f"({value} in {strings!r})"
     if name == "starts_with" and len(arguments) == 2:
-        value = _value(arguments[0], subject, exact)
+        value = value_of(arguments[0], subject, exact)
         is_literal, prefix = _literal(arguments[1])
         if value is None or not is_literal or type(prefix) is not str:
             return None

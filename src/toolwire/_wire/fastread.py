@@ -27,8 +27,9 @@ from .._speed import TYPE_CHECKING, blank_of
 from .._values.records import CallRecord, ItemRecord, SkippedItem, UnknownItem
 from .._values.reply import read_reply_value
 from .._values.turn import Turn
-from .content import assistant_text
+from .content import text_of
 from .fastpath import Writer, call_code, namespace_of, walk_code
+from .fastpred import condition, value_of
 from .reading import choice_view, failed_calls, server_call, turn_values, unknown_reason
 from .walk import call_name, plain_text
 
@@ -169,6 +170,60 @@ def _dispatch(w: Writer, depth: int, spec: WireSpec, source: Source, it: _Item) 
     it.unknown(inner + 1)
 
 
+def _selected(w: Writer, target: str, expression: Any) -> None:
+    """``target = <expression on the response>``: written out for a field chain, a filter
+    projection ``xs[?p].f`` and a flattened projection ``xs[].f`` (the forms of the
+    bundled specs' ``content``), each with the engine's semantics — a projection over
+    anything but a list is null, its null results are left out — else the closure."""
+    node = expression.ast
+    chain = value_of(node, "response", True)
+    if chain is not None:
+        w.line(2, f"{target} = {chain}")
+        return
+    kind, children = node.get("type"), node.get("children", [])
+    listed = test = right = None
+    flatten = False
+    if kind == "filter_projection":
+        listed, right, predicate = children
+        test = condition(predicate, "e9", exact=False, depth=9)
+        if test is None:
+            listed = None
+    elif kind == "projection" and children[0].get("type") == "flatten":
+        (listed,), right, flatten = children[0]["children"], children[1], True
+    items = None if listed is None else value_of(listed, "response", True)
+    picked = None if right is None else (
+        "e9" if right.get("type") == "identity" else value_of(right, "e9", False))
+    if items is None or picked is None:
+        w.line(2, f"{target} = {w.constant(expression.evaluate, 'e')}(response)")
+        return
+    w.line(2, f"xs = {items}")
+    w.line(2, "if isinstance(xs, list):")
+    if flatten:
+        w.line(3, "xs = [y for x in xs for y in (x if isinstance(x, list) else (x,))]")
+    kept = f"{test} and " if test is not None else ""
+    w.line(3, f"{target} = [v9 for e9 in xs if {kept}(v9 := {picked}) is not None]")
+    w.line(2, "else:")
+    w.line(3, f"{target} = None")
+
+
+def _reply_parts(w: Writer, spec: WireSpec) -> None:
+    """``truncated``, ``finish`` and ``text`` (the value ``content`` selects) of the reply."""
+    if spec.truncated is None:
+        w.line(2, "truncated = False")
+    else:
+        written = condition(spec.truncated.ast, "response")
+        w.line(2, f"truncated = {written}" if written is not None else
+               f"truncated = {w.constant(spec.truncated.evaluate, 'e')}(response) is True")
+    if spec.finish_reason is None:
+        w.line(2, "finish = None")
+    else:
+        _selected(w, "finish", spec.finish_reason)
+    if spec.content is None:
+        w.line(2, "text = None")
+    else:
+        _selected(w, "text", spec.content)
+
+
 def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, Any]]:
     """The generated walk's source and its constants: ``read(response)`` returns the
     lists a reply is made of, or ``None`` to decline."""
@@ -211,10 +266,11 @@ def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
         _dispatch(w, depth, spec, source, _Item(subject, where, echo and top, unknown))
 
     walk_code(w, spec, dispatch, True)
+    _reply_parts(w, spec)
     w.line(1, "except Exception:")
     w.line(2, "return None")
-    w.line(1, "return calls, call_records, servers, unknown_types, unknown, skipped, records,"
-              " echoed")
+    w.line(1, "return (calls, call_records, servers, unknown_types, unknown, skipped, records,"
+              " echoed, truncated, finish, text)")
     return "\n".join(w.lines) + "\n", {**w.constants, "_ECHO": echo}
 
 
@@ -231,30 +287,27 @@ def build_fast_read(spec: WireSpec, refuse_unknown: bool) -> FastRead:
     })
     exec(compile(text, f"<toolwire fast read: {spec.format}>", "exec"), namespace)
     walked: Callable[[dict[str, Any]], Any] = namespace["read"]
-    fmt, truncates, finishes = spec.format, spec.truncated, spec.finish_reason
-    fails = spec.failed_calls
+    fmt, fails = spec.format, spec.failed_calls
 
     def read(response: dict[str, Any]) -> Reply | None:
         """The reply of ``response`` (its first alternative), or None: the interpreter's."""
         found = walked(response)
         if found is None:
             return None
-        calls, call_records, servers, unknown_types, unknown, skipped, records, echoed = found
+        (calls, call_records, servers, unknown_types, unknown, skipped, records, echoed,
+         truncated, finish, text) = found
         try:
             count = choice_view(spec, response, 0)[1]
-            truncated = truncates is not None and truncates.evaluate(response) is True
-            finish = finishes.evaluate(response) if finishes is not None else None
             if fails:
                 skipped.extend(failed_calls(spec, response))
             turn = None if echoed is None else Turn.read(
                 tuple(echoed), turn_values(spec, response))
-            text = assistant_text(spec, response)
         except Exception:
             return None  # the interpreter raises it
         return read_reply_value(
             fmt, tuple(calls), tuple(servers), truncated, plain_text(finish),
             tuple(unknown_types), tuple(skipped), tuple(records), tuple(unknown), (),
-            tuple(call_records), 0, count, text, turn,
+            tuple(call_records), 0, count, text_of(text), turn,
         )
 
     return read
