@@ -69,6 +69,7 @@ class Writer:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.constants: dict[str, Any] = {}
+        self.where = ""  # the location of the item being written (walk_code, located)
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
@@ -393,7 +394,8 @@ def walk_code(w: Writer, spec: WireSpec, dispatch: Dispatch, located: bool) -> N
     """The walk of the spec's sources, shared by the generated extract and read: declines
     (``return None``) a body the gate refuses, a selection that is no list, an item that is
     no object and a child that would nest again, and hands every item to ``dispatch``.
-    ``located``: ``where`` (and for a child ``cwhere``) hold the item's location."""
+    ``located``: ``w.where`` is then the Python expression of the item's location (for a
+    child, of the child's) while ``dispatch`` writes its code, evaluated only where used."""
     normalize = spec.normalize
     if normalize is not None and normalize.detect is not None:
         # A dict keyed as an SDK writes it: the walk renames it first (normalize.aliases).
@@ -423,7 +425,8 @@ def walk_code(w: Writer, spec: WireSpec, dispatch: Dispatch, located: bool) -> N
         w.line(4, "return None")
         if located:
             text = w.constant(path, "path")
-            w.line(3, f"where = {text}" if source.single else f"where = f'{{{text}}}[{{index}}]'")
+            top = text if source.single else f"f'{{{text}}}[{{index}}]'"
+            w.where = top
         dispatch(w, 3, source, number, "item", True)
         for nested in source.nested:
             condition = w.holds(3, nested.when, "item")
@@ -440,8 +443,9 @@ def walk_code(w: Writer, spec: WireSpec, dispatch: Dispatch, located: bool) -> N
                 w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
                 w.line(6, "return None")
             if located:
-                text = w.constant(f".{nested.select.source}", "path")
-                w.line(5, f"cwhere = f'{{where}}{{{text}}}[{{cindex}}]'")
+                inner = w.constant(f".{nested.select.source}", "path")
+                w.where = (f"f'{{{text}}}{{{inner}}}[{{cindex}}]'" if source.single else
+                           f"f'{{{text}}}[{{index}}]{{{inner}}}[{{cindex}}]'")
             dispatch(w, 5, source, number, "child", False)
 
 
