@@ -85,3 +85,26 @@ def test_forms_it_does_not_know_are_left_to_the_closure() -> None:
                    "length(a[?contains(['x'], b)]) == `0`", "a > `1`",
                    "length(a[?b == 'x'] || `[1]`) > `0`"):
         assert condition(compile_expression(source).ast, "response") is None, source
+
+
+def test_the_gate_check_lets_every_conformance_reply_that_reads_through() -> None:
+    # A written-out condition that raised (a name missing from its namespace) would send
+    # every reply to the full check: right, but never fast.
+    import toolwire
+    from toolwire._wire.fastpred import passing_check
+    from toolwire.errors import ToolwireError
+
+    from conformance import cases, each_test
+
+    checks = {}
+    for _, case, test in each_test(cases()):
+        fmt, response = case.data.get("format"), test["response"]
+        if not fmt or not isinstance(response, dict):
+            continue
+        try:
+            toolwire.read(fmt, response, strict=False)
+        except ToolwireError:
+            continue
+        spec = REGISTRY.spec(fmt)
+        passes = checks.setdefault(fmt, passing_check(spec))
+        assert passes(response) is True, (fmt, test.get("description"))

@@ -71,7 +71,12 @@ def value_of(node: dict[str, Any], subject: str, exact: bool) -> str | None:
         return None
     source = subject
     for index, step in enumerate(steps):
-        if isinstance(step, str):
+        if isinstance(step, str) and index == 0 and not exact and subject.isidentifier():
+            # An element named by a variable: a dict read in line, anything else by _get
+            # (field_of: null, or the error for what is no JSON).
+            source = (f"({subject}.get({step!r}) if type({subject}) is dict"
+                      f" else _get({subject}, {step!r}))")
+        elif isinstance(step, str):
             source = (f"{source}.get({step!r})" if exact and index == 0
                       else f"_get({source}, {step!r})")
         else:
@@ -217,7 +222,7 @@ def passing_check(spec: WireSpec) -> Callable[[dict[str, Any]], bool]:
     false answer or an exception sends the caller to the full check, which raises."""
     namespace: dict[str, Any] = {
         "__builtins__": {"isinstance": isinstance, "len": len, "list": list, "dict": dict,
-                         "str": str, "int": int, "float": float, "bool": bool},
+                         "str": str, "int": int, "float": float, "bool": bool, "type": type},
         "_get": field_of, "_index": element_of, "_engine_error": engine_error,
     }
     parts: list[str] = []
