@@ -101,7 +101,7 @@ for line in sys.stdin:
     answer = {"id": request["id"], "result": {"format": "openai", "calls": [],
         "server_calls": [], "truncated": False, "finish_reason": "stop", "choice": 0,
         "choice_count": 1, "unknown_types": [], "unknown": [], "skipped": [], "refused": [],
-        "items": [], "text": None}}
+        "items": [], "text": None, "turn": None}}
     print(json.dumps(answer), flush=True)
 """
 _CRASH = "import sys\nsys.stdin.readline()\nsys.stderr.write('boom\\n')\nsys.exit(3)\n"

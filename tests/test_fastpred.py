@@ -23,14 +23,19 @@ FORMS = [
     "length(a[?b == 'x']) != length(to_array(b))",
     "type(a) == 'string' && contains(['x', 'error'], a)", "starts_with(a, 'x')",
     "a == `false` || b != `true`", "length(a[?starts_with(b, 'x')]) == `0`",
+    "length(a[?b != `null` || error != `null`] || `[]`) > `0`", "length(a[?b == 'x']) >= `1`",
+    "length(to_array(a)) < `2`", "length(a[0].content[?b == 'x'] || `[]`) <= `0`",
 ]
 PREDICATES = sorted({
     *FORMS,
     *(p.when.source for s in REGISTRY.specs().values() for p in (s.shape, s.error) if p),
     *(s.stream_event.source for s in REGISTRY.specs().values() if s.stream_event),
+    *(s.normalize.detect.source for s in REGISTRY.specs().values()
+      if s.normalize and s.normalize.detect),
 })
 KEYS = ["a", "b", "error", "status", "type", "object", "choices", "message", "candidates",
-        "content", "promptFeedback", "output", "Error", "Message", "finish_reason"]
+        "content", "promptFeedback", "output", "Error", "Message", "finish_reason",
+        "function_call", "parts", "model_version"]
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.floats(-1, 1),
                     st.sampled_from(["x", "", "error", "failed", "array", "ERROR"]))
 VALUES = st.recursive(
@@ -49,8 +54,10 @@ def _outcome(run: Any) -> tuple[str, Any]:
         return "raises", None
 
 
-def test_every_bundled_shape_error_and_event_predicate_is_written_out() -> None:
+def test_every_bundled_shape_error_event_and_detect_predicate_is_written_out() -> None:
     for spec in REGISTRY.specs().values():
+        if spec.normalize is not None and spec.normalize.detect is not None:
+            assert condition(spec.normalize.detect.ast, "response") is not None, spec.format
         for part in (spec.shape, spec.error):
             assert part is not None, spec.format
             assert condition(part.when.ast, "response") is not None, (spec.format, part)
@@ -75,5 +82,29 @@ def test_the_written_condition_agrees_with_the_closure(source: str, body: dict[s
 def test_forms_it_does_not_know_are_left_to_the_closure() -> None:
     for source in ("a", "contains(a, 'x')", "a && b == 'x'", "length(a) == `0`",
                    "type(a) == b", "a == `1`", "ends_with(a, 'x')", "starts_with(a, b)",
-                   "length(a[?contains(['x'], b)]) == `0`"):
+                   "length(a[?contains(['x'], b)]) == `0`", "a > `1`",
+                   "length(a[?b == 'x'] || `[1]`) > `0`"):
         assert condition(compile_expression(source).ast, "response") is None, source
+
+
+def test_the_gate_check_lets_every_conformance_reply_that_reads_through() -> None:
+    # A written-out condition that raised (a name missing from its namespace) would send
+    # every reply to the full check: right, but never fast.
+    import toolwire
+    from toolwire._wire.fastpred import passing_check
+    from toolwire.errors import ToolwireError
+
+    from conformance import cases, each_test
+
+    checks = {}
+    for _, case, test in each_test(cases()):
+        fmt, response = case.data.get("format"), test["response"]
+        if not fmt or not isinstance(response, dict):
+            continue
+        try:
+            toolwire.read(fmt, response, strict=False)
+        except ToolwireError:
+            continue
+        spec = REGISTRY.spec(fmt)
+        passes = checks.setdefault(fmt, passing_check(spec))
+        assert passes(response) is True, (fmt, test.get("description"))

@@ -24,11 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 PACKAGE = SRC / "toolwire"
 
-UPWARD = {
-    ("toolwire._values.reply", "toolwire._render"):
-        "Reply.assistant_message() and Reply.answer() render through the spec the reply"
-        " keeps: gone when a Reply carries what it renders as plain data",
-}
+UPWARD: dict[tuple[str, str], str] = {}
 """Imports that run against the layers, each with what removes it (pyproject's
 ``ignore_imports`` holds the same list)."""
 
@@ -41,6 +37,8 @@ LAZY = {
     ("toolwire._registry.loading", "toolwire._spec.extends"): "spec files: YAML and checks",
     ("toolwire._registry.loading", "toolwire._spec.loader"): "spec files: YAML and checks",
     ("toolwire._registry.loading", "toolwire._text"): "the text reader, only for text specs",
+    ("toolwire._registry.registry", "toolwire._render"):
+        "rendering (Reply.assistant_message, answer): a plain read never renders",
     ("toolwire._registry.registry", "toolwire._text"): "the text reader, only for text",
     ("toolwire._registry.registry", "toolwire._text.templates.text_format"):
         "response templates, only when one is used",
@@ -50,10 +48,10 @@ LAZY = {
     ("toolwire._stream.events", "toolwire._sdk_objects"): "SDK objects, only for one",
     ("toolwire._text.extract", "toolwire._tools"): "tool checks, only with tools=",
     ("toolwire._tools.part", "toolwire._sdk_objects"): "SDK objects, only for one",
-    ("toolwire._values.reply", "toolwire._render"): "see UPWARD",
     ("toolwire._wire.content", "toolwire._text"): "the text reader, only with text_format=",
     ("toolwire._wire.gate", "toolwire._wire.fastpred"): "compiled after 32 checks",
     ("toolwire._wire.interpreter", "toolwire._wire.fastpath"): "compiled after 32 replies",
+    ("toolwire._wire.interpreter", "toolwire._wire.fastread"): "generated on a second read",
     ("toolwire._wire.walk", "toolwire._sdk_objects"): "SDK objects, only for one",
     ("toolwire.cli._batch", "toolwire.batch"): "the batch engine, only when batch runs",
     ("toolwire.cli._batch", "toolwire.batch._sink"): "as above",
@@ -284,3 +282,18 @@ def test_the_graph_is_read_whole() -> None:
     assert "toolwire._wire.walk" in MODULES and "toolwire.cli._main" in MODULES
     assert any(i.in_function for i in IMPORTS) and any(i.type_only for i in IMPORTS)
     assert _circles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
+
+
+def test_no_module_outside_the_spec_package_reads_a_specs_raw_data() -> None:
+    # The readers, the registry, the CLI and the tools read the compiled spec's attributes
+    # (Source.typing, WireSpec.extends, stream_part, tools_part) or WireSpec.declared().
+    import re
+
+    raw = re.compile(r"\b(\w*spec\w*|base|current)\.data\b")
+    found = [
+        f"{path.relative_to(SRC)}:{number}"
+        for path in sorted(PACKAGE.rglob("*.py")) if "_spec" not in path.relative_to(PACKAGE).parts
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if raw.search(line)
+    ]
+    assert found == []

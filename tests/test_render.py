@@ -187,13 +187,14 @@ def test_content_a_format_cannot_carry_is_refused_with_the_reason() -> None:
         ollama.answer({ollama.calls[0]: image})
 
 
-def test_a_reply_restored_from_a_copy_renders_from_its_calls() -> None:
+def test_a_reply_restored_from_a_copy_renders_the_turn_it_was_read_with() -> None:
     reply = toolwire.read("anthropic", ANTHROPIC)
     for other in (pickle.loads(pickle.dumps(reply)), copy.deepcopy(reply)):
         assert other == reply
-        # A copy carries Reply.text, so its turn keeps the text block as the original's does.
+        # A copy carries Reply.turn: the thinking block and its signature come back too.
+        assert other.assistant_message() == reply.assistant_message()
         assert [b["type"] for b in other.assistant_message()["content"]] == [
-            "text", "tool_use", "tool_use"]
+            "thinking", "text", "tool_use", "tool_use"]
         assert other.answer({"toolu_1": "x", "toolu_2": "y"}) == reply.answer(
             {"toolu_1": "x", "toolu_2": "y"})
 

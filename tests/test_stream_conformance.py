@@ -32,7 +32,11 @@ def _without_provenance(data: dict[str, Any]) -> dict[str, Any]:
     as they arrived (JSON text), where the full body may hold an object (specs/README.md §9.7)."""
     calls = [{k: v for k, v in c.items() if k != "raw_arguments"} for c in data["calls"]]
     servers = [_input_decoded(s) for s in data["server_calls"]]
-    return {**data, "calls": calls, "server_calls": servers}
+    turn = data["turn"]
+    if turn is not None:  # its server items as the stream delivered them (§9.7)
+        turn = {**turn, "items": [i if type(i) is int else _input_decoded(i)
+                                  for i in turn["items"]]}
+    return {**data, "calls": calls, "server_calls": servers, "turn": turn}
 
 
 def _input_decoded(server_call: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,10 @@ For every bundled wire format (taken from the registry at run time) and four rep
 realistic one (3 calls with reasoning and text around them), 100 calls, 10,000 calls and
 no call (``tools/bench_replies.py``) — it times:
 
-- toolwire ``extract`` and ``read`` (the public functions, on the parsed body);
+- toolwire ``extract`` and ``read`` (the public functions, on the parsed body), and
+  ``read`` of the JSON text (``read text``);
+- LangChain's conversion of the same reply to its message (``langchain``: OpenAI's
+  ``_convert_dict_to_message``, ``ChatAnthropic._format_output``; the ``bench`` extras);
 - a hand-written extractor of the same semantics (``tools/bench_reference.py``;
   ``tests/test_bench_reference.py`` holds it to toolwire's answers);
 - the naive interpretation: the same spec walked with ``jmespath.search`` per expression;
@@ -70,6 +73,12 @@ MAX_CLI_OVER_PYTHON = 2.5  # a cold command: 2026-12-03-cold-start-without-typin
 MAX_EXTRACT_OVER_TUPLES = 1.1
 # The check of a 3-call reply against 20 tools adds at most read's own time.
 MAX_TOOLS_CHECK_OVER_READ = 1.0
+# read (everything a tool loop needs) against extract (the calls alone), realistic reply.
+MAX_READ_OVER_EXTRACT = 1.3
+# read of the parsed body against LangChain's conversion of the same reply to its message.
+MAX_READ_OVER_LANGCHAIN = 0.5
+# read of the JSON text (into a Reply) against json.loads of that text alone.
+MAX_READ_TEXT_OVER_JSON = 2.5
 
 SDK_MODELS: dict[str, tuple[str, str, str]] = {
     # format: (pip package, module, class)
@@ -165,6 +174,30 @@ def measure(group: Group, settings: Settings, rounds: int) -> Group:
 
 # --- contenders -------------------------------------------------------------------------
 
+def langchain_peer(fmt: str, reply: dict[str, Any]) -> Callable[[], object] | str:
+    """LangChain's conversion of ``reply`` to its message (the ``bench`` extras:
+    langchain-openai, langchain-anthropic), or why there is none. OpenAI: the message dict
+    through ``_convert_dict_to_message``; Anthropic: ``ChatAnthropic._format_output`` of the
+    SDK's Message built once beforehand (LangChain's own step from the client's object: its
+    parse is not counted)."""
+    try:
+        if fmt == "openai":
+            from langchain_openai.chat_models.base import _convert_dict_to_message
+
+            message = reply["choices"][0]["message"]
+            return lambda: _convert_dict_to_message(message)
+        if fmt == "anthropic":
+            from anthropic.types import Message
+            from langchain_anthropic import ChatAnthropic
+
+            model = ChatAnthropic(model="claude-sonnet-4-5", api_key="unused")  # type: ignore[call-arg]
+            built = Message.model_validate(reply)
+            return lambda: model._format_output(built)
+    except ImportError as exc:
+        return f"not installed ({exc.name})"
+    return "no LangChain peer"
+
+
 def sdk_model(lineage: Sequence[str]) -> tuple[str, Any, Callable[[Any], list[Any]]] | str | None:
     """The SDK class for the nearest format of ``lineage`` and how its calls' arguments
     are read off an object; a note if not installed."""
@@ -239,12 +272,11 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
     notes: list[str] = []
 
     def extends(fmt: str) -> str | None:
-        base = specs[fmt].data.get("extends") if fmt in specs else None
-        return base if isinstance(base, str) else None
+        return specs[fmt].extends if fmt in specs else None
 
-    header = ["format", "reply", "extract", "read", "hand", "tuples", "naive", "json.loads",
-              "sdk", "sdk strict", "extract/hand", "extract/tuples", "naive/extract",
-              "sdk/extract", "strict/extract", "extract/call"]
+    header = ["format", "reply", "extract", "read", "read text", "langchain", "hand", "tuples",
+              "naive", "json.loads", "sdk", "sdk strict", "extract/hand", "extract/tuples",
+              "naive/extract", "sdk/extract", "strict/extract", "read/extract", "extract/call"]
     rows: list[list[str]] = []
     for fmt in formats:
         lineage = bench_replies.lineage(fmt, extends)
@@ -290,6 +322,10 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
                 contenders["hand@100"] = lambda it=smalls, h=hand: h(next(it))
             else:  # the naive walk and the SDKs take seconds per 10,000-call reply
                 contenders["naive"] = lambda r=reply, s=spec: bench_reference.naive_extract(s, r)
+                contenders["read text"] = lambda b=body, f=fmt: toolwire.read(f, b)
+                peer = langchain_peer(fmt, reply)
+                if callable(peer):
+                    contenders["langchain"] = peer
                 if isinstance(sdk, tuple):
                     _, model, arguments = sdk
                     # The client's own reading of a reply (construct, no validation), then
@@ -302,8 +338,8 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
                     )
             group = measure(Group(f"{fmt} {kind}", contenders), settings,
                             settings.big_rounds if big else settings.rounds)
-            med = {name: group.median(name)
-                   for name in [*contenders, "naive", "sdk", "sdk strict"]}
+            med = {name: group.median(name) for name in
+                   [*contenders, "naive", "sdk", "sdk strict", "read text", "langchain"]}
             over_hand = group.ratio("extract", "hand")
             over_tuples = group.ratio("extract", "tuples")
             naive = group.ratio("naive", "extract")
@@ -312,10 +348,11 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
             read_ratio = group.ratio("read", "extract")
             extract = med["extract"]
             rows.append([
-                fmt, kind, _us(extract), _us(med["read"]), _us(med["hand"]), _us(med["tuples"]),
+                fmt, kind, _us(extract), _us(med["read"]), _us(med["read text"]),
+                _us(med["langchain"]), _us(med["hand"]), _us(med["tuples"]),
                 _us(med["naive"]), _us(med["json.loads"]), _us(med["sdk"]),
                 _us(med["sdk strict"]), _x(over_hand), _x(over_tuples), _x(naive),
-                _x(sdk_ratio), _x(strict_ratio),
+                _x(sdk_ratio), _x(strict_ratio), _x(read_ratio),
                 _us(extract / count) if count and extract else "-",
             ])
             if kind == "realistic":
@@ -323,9 +360,20 @@ def bench_formats(formats: Sequence[str], settings: Settings, verdicts: Verdicts
                              over_hand is not None and over_hand <= MAX_EXTRACT_OVER_HAND)
                 verdicts.add("extract <= 1.1x named tuples", fmt, _x(over_tuples),
                              over_tuples is not None and over_tuples <= MAX_EXTRACT_OVER_TUPLES)
-                # No target is set for read yet; the figure is printed so it is watched.
-                notes.append(f"{fmt}: read takes {_x(read_ratio)} extract's time on the"
-                             " realistic reply (informational: records, text, server calls)")
+                verdicts.add("read <= 1.3x extract", fmt, _x(read_ratio),
+                             read_ratio is not None and read_ratio <= MAX_READ_OVER_EXTRACT)
+                text_ratio = group.ratio("read text", "json.loads")
+                verdicts.add("read(text) <= 2.5x json.loads", fmt, _x(text_ratio),
+                             text_ratio is not None and text_ratio <= MAX_READ_TEXT_OVER_JSON)
+                if fmt in ("openai", "anthropic"):
+                    peer_ratio = group.ratio("read", "langchain")
+                    peer_name = ("_convert_dict_to_message" if fmt == "openai"
+                                 else "ChatAnthropic._format_output")
+                    verdicts.add("read <= 0.5x LangChain", f"{fmt} ({peer_name})",
+                                 _x(peer_ratio) if peer_ratio is not None
+                                 else str(langchain_peer(fmt, reply)),
+                                 peer_ratio is not None
+                                 and peer_ratio <= MAX_READ_OVER_LANGCHAIN)
                 verdicts.add(">= 5x faster than naive", fmt, _x(naive),
                              naive is not None and naive >= MIN_NAIVE_OVER_EXTRACT)
                 if sdk_ratio is not None:

@@ -45,7 +45,7 @@ def build_bundle() -> str:
         specs.append({  # the format first: the reader finds each entry by it
             "format": fmt,
             "path": Path(spec.path).relative_to(root).as_posix(),
-            "data": spec.data,
+            "data": spec.declared(),
             "expressions": dict(sorted(expressions.items())),
         })
     sniff: dict[str, Any] = {}

@@ -12,6 +12,8 @@ as the items of a :class:`~toolwire.Reply`, a :class:`~toolwire.TextReply` or a
 ``RefusedItem``    an item the spec refuses to map, with the reason (``refused``)
 ``TextRegion``     a stretch of model text that yielded no call (``TextReply.skipped``)
 ``ToolDefinition`` one offered tool, compiled (``Tools.definitions``)
+``Turn``           what a reply's assistant turn is written from beside its calls and
+                   text: the items to give back (``Reply.turn``)
 =================  =====================================================================
 """
 
@@ -21,6 +23,7 @@ from ._tools.definition import ToolDefinition
 from ._values.records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem
 from ._values.text_reply import TextRegion
 from ._values.toolcall import ArgumentError
+from ._values.turn import Turn
 
 __all__ = [
     "ArgumentError",
@@ -30,5 +33,6 @@ __all__ = [
     "SkippedItem",
     "TextRegion",
     "ToolDefinition",
+    "Turn",
     "UnknownItem",
 ]

@@ -91,6 +91,14 @@ export interface ReplyJSON {
   refused: ItemRecordJSON[];
   items: Array<{ item_index: number; location: string; item_type: string | null; kind: string; entry: number | null }>;
   text: string | null;
+  turn: TurnJSON | null;
+}
+
+/** What a reply's assistant turn is written from beside its calls and text (§7): its top-level
+ * items in order (a call item as its call's index) and each `${response:…}` value. */
+export interface TurnJSON {
+  items: Array<Record<string, unknown> | number>;
+  response: Record<string, unknown>;
 }
 
 /** Everything a reply holds: the calls, the server calls, truncation, the finish reason, loose ends. */
@@ -112,6 +120,8 @@ export declare class Reply {
   readonly items: ReplyJSON['items'];
   /** The assistant's text (§1.10), or null. */
   readonly text: string | null;
+  /** What the assistant turn is written from (§7); null without a render part. */
+  readonly turn: TurnJSON | null;
   /** Each call's fate, in order. */
   fates(): Fate[];
   /** The calls to run. */

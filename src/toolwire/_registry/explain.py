@@ -40,12 +40,10 @@ def _value(expression: Any, item: Any) -> dict[str, Any]:
 
 
 def _typing(spec: WireSpec, index: int) -> str:
-    items = spec.data.get("items", [])
-    declared = items[index] if index < len(items) else {}
-    for key in ("type_field", "type_by_key", "type_const"):
-        if key in declared:
-            return f"{key}: {declared[key]}"
-    return "?"
+    if index >= len(spec.sources):
+        return "?"
+    how, value, _ = spec.sources[index].typing
+    return f"{how}: {list(value) if how == 'type_by_key' else value}"
 
 
 def _selectors(entry: Entry, item: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .._spec import WireSpec
 from .._spec.bundle import bundled_parts
 from .._spec.source import install_default
 from .._speed import TYPE_CHECKING, allocate_lock
-from .._values.reply import Reply
+from .._values.reply import Reply, install_renderer
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
 from .._wire.content import lift_text_calls
@@ -437,6 +437,23 @@ class Registry:
         return self.extract_from_text("hermes", text, tag=tag)
 
 
+class _Renderer:
+    """What ``Reply.assistant_message()`` and ``Reply.answer()`` call (installed below):
+    the renderer, loaded on first use. The values sit below every engine, so the registry,
+    which a process loads before it reads any reply, hands it to them."""
+
+    def assistant_message(self, reply: Reply, registry: Any) -> Any:
+        from .._render import assistant_message  # lazy: rendering: a plain read never renders
+
+        return assistant_message(reply, registry)
+
+    def answer(self, reply: Reply, results: Mapping[Any, Any], registry: Any) -> list[Any]:
+        from .._render import answer  # lazy: rendering: a plain read never renders
+
+        return answer(reply, results, registry)
+
+
 _DEFAULT: Registry | None = None
 install_default(Registry.default)  # the readers' registry when given none (_spec.source)
+install_renderer(_Renderer())  # reply.assistant_message() and answer() (_values.reply)
 _DEFAULT_LOCK = allocate_lock()

@@ -18,14 +18,12 @@ module fills those templates from a :class:`~toolwire.Reply`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._spec import CallEntry
 from .._spec.source import default_source
 from .._values.toolcall import ToolCall
-from .._wire.walk import build_call, classified
-from ..errors import RenderError
+from ..errors import RenderError, UnknownFormat
 from .results import Result, call_variables, classify, result_variables
 from .template import ABSENT, Scope, fill, placeholders
 
@@ -33,20 +31,26 @@ if TYPE_CHECKING:
     from .._spec import RenderPart, WireSpec
     from .._spec.source import SpecSource
     from .._values.reply import Reply
+    from .._values.turn import Turn
 
 __all__ = ["answer", "assistant_message", "convert", "mint_id", "render_call", "reply_body"]
 
 
-def _spec_of(
-    reply: Reply, registry: SpecSource | None
-) -> tuple[WireSpec, dict[str, Any] | None]:
-    source = getattr(reply, "_source", None)
-    if source is not None and registry is None:
-        spec, response = source
-        return spec, response
-    return (registry or default_source()).spec(reply.format), None if source is None else (
-        source[1]
-    )
+def _spec(reply: Reply, registry: SpecSource | None) -> WireSpec:
+    """The spec of the reply's format, from ``registry`` or else the default registry: a
+    format it does not hold was read through a registry of the caller's own, which must
+    be named (a reply carries data only, never the registry that read it)."""
+    source = registry if registry is not None else default_source()
+    try:
+        return source.spec(reply.format)
+    except UnknownFormat:
+        if registry is not None:
+            raise
+        raise RenderError(
+            reply.format, f"the default registry has no format {reply.format!r}: a reply read"
+            " through a Registry of your own renders through it"
+            " (assistant_message(registry=...), answer(..., registry=...))",
+        ) from None
 
 
 def _part(spec: WireSpec) -> RenderPart:
@@ -55,10 +59,11 @@ def _part(spec: WireSpec) -> RenderPart:
     return spec.render
 
 
-def _responder(part: RenderPart, response: dict[str, Any] | None) -> Any:
-    if response is None:
+def _responder(turn: Turn | None) -> Any:
+    """The ``${response:…}`` values the reply carries (none without a turn)."""
+    if turn is None:
         return None
-    return lambda source: part.expressions[source].evaluate(response)
+    return turn.value
 
 
 def render_call(spec: WireSpec, call: ToolCall) -> Any:
@@ -72,42 +77,43 @@ def _kept(reply: Reply) -> list[tuple[ToolCall, str]]:
     return [(c, f) for c, f in zip(reply.calls, reply.fates(), strict=True) if f != "dropped"]
 
 
-def _text(part: RenderPart, response: dict[str, Any] | None, reply: Reply) -> Any:
-    if response is not None and isinstance(part.templates.get("text"), str):
-        value = part.expressions[part.templates["text"]].evaluate(response)
-        return value if isinstance(value, str) else ABSENT
-    value = getattr(reply, "text", None)  # a Reply that carries its text (the text part)
+def _text(reply: Reply) -> Any:
+    """The variable ``text``: the reply's text (specs/README.md §6.2), absent when none."""
+    value = reply.text
     return value if isinstance(value, str) else ABSENT
 
 
-def _items(spec: WireSpec, response: dict[str, Any], reply: Reply) -> Iterator[Any]:
-    """The reply's top-level items in order; call items as their calls, or left out."""
-
-    calls = iter(zip(reply.calls, reply.fates(), strict=True))
-    for index, key, item, _, entry in classified(spec, response, False):
-        nested = key[2] is not None
-        if type(entry) is CallEntry:
-            made = build_call(entry, item, index)
-            if type(made) is not ToolCall:
-                continue  # no usable name: no call to answer, so none to echo
-            call, fate = next(calls, (None, "dropped"))
-            if nested or call is None or fate == "dropped":
-                continue
-            yield render_call(spec, call)
-        elif not nested:
-            yield item
+def _items(spec: WireSpec, turn: Turn, reply: Reply) -> list[Any]:
+    """The reply's top-level items in order, each call item as its call, dropped ones
+    left out (the turn holds no call item that yielded no call)."""
+    fates = reply.fates()
+    found: list[Any] = []
+    for index in range(len(turn)):
+        entry = turn.item(index)
+        if type(entry) is not int:
+            found.append(entry)
+        elif fates[entry] != "dropped":
+            found.append(render_call(spec, reply.calls[entry]))
+    return found
 
 
 def assistant_message(reply: Reply, registry: SpecSource | None = None) -> Any:
     """The reply's assistant turn in its own format, to append to the history."""
-    spec, response = _spec_of(reply, registry)
+    spec = _spec(reply, registry)
     part = _part(spec)
+    if reply.refused:
+        kinds = ", ".join(sorted({r.item_type or "untyped" for r in reply.refused}))
+        raise RenderError(
+            spec.format, f"the reply holds {len(reply.refused)} item(s) the {spec.format} spec"
+            f" refused ({kinds}): client actions toolwire cannot write back",
+        )
     kept = _kept(reply)
-    text = _text(part, response, reply)
+    text = _text(reply)
+    turn = reply.turn
 
     def items() -> list[Any]:
-        if response is not None:
-            return list(_items(spec, response, reply))
+        if turn is not None:
+            return _items(spec, turn, reply)
         return _synthesized(spec, part, text, [c for c, _ in kept])
 
     values = {
@@ -115,15 +121,14 @@ def assistant_message(reply: Reply, registry: SpecSource | None = None) -> Any:
         "calls": lambda: [render_call(spec, c) for c, _ in kept],
         "text": text,
     }
-    message = fill(part.templates["assistant"], Scope(spec.format, values,
-                                                       _responder(part, response)))
+    message = fill(part.templates["assistant"], Scope(spec.format, values, _responder(turn)))
     return None if message is ABSENT else message
 
 
 def reply_body(reply: Reply, registry: SpecSource | None = None) -> Any:
     """The reply's assistant turn as a whole reply body of its format (``render.reply``):
     what a server of that format would have sent, for round trips and gateways."""
-    spec, _ = _spec_of(reply, registry)
+    spec = _spec(reply, registry)
     part = _part(spec)
     if "reply" not in part.templates:
         raise RenderError(spec.format, f"the {spec.format} spec's render part has no reply")
@@ -220,7 +225,7 @@ def answer(
     reply: Reply, results: Mapping[Any, Any], registry: SpecSource | None = None
 ) -> list[Any]:
     """The messages (or items) carrying a result for every call the turn keeps."""
-    spec, _ = _spec_of(reply, registry)
+    spec = _spec(reply, registry)
     part = _part(spec)
     given: dict[int, Any] = {}
     keys = _Keys(reply)
@@ -323,16 +328,15 @@ def convert(
     — unless ``lossy`` — provider data the target's calls do not carry, or calls the source
     provider ran itself.
     """
-    source_spec, response = _spec_of(reply, registry)
-    target = (registry or default_source()).spec(to)
+    target = (registry if registry is not None else default_source()).spec(to)
     part = _part(target)
     call_names = placeholders(part.templates["call"])
     if reply.refused:
         kinds = ", ".join(sorted({r.item_type or "untyped" for r in reply.refused}))
         raise RenderError(
-            to, f"the reply holds {len(reply.refused)} item(s) {source_spec.format} refused"
+            to, f"the reply holds {len(reply.refused)} item(s) {reply.format} refused"
             f" ({kinds}): client actions that are no function call, which {to} cannot carry;"
-            f" answer them in {source_spec.format}",
+            f" answer them in {reply.format}",
         )
     kept = _with_ids(to, [c for c, _ in _kept(reply)], ids)
     for index, call in enumerate(kept):
@@ -348,19 +352,18 @@ def convert(
                 " carry an object, which cannot hold them",
             )
         carried = {n.split(".", 2)[2] for n in call_names if n.startswith("call.provider_data.")}
-        lost = sorted(set(call.provider_data) - carried) if source_spec.format != to else []
+        lost = sorted(set(call.provider_data) - carried) if reply.format != to else []
         if lost and not lossy:
             raise RenderError(
-                to, f"{where} carries provider data {lost} for {source_spec.format}, which {to}"
+                to, f"{where} carries provider data {lost} for {reply.format}, which {to}"
                 " calls cannot hold (convert(..., lossy=True) drops it)",
             )
     if reply.server_calls and not lossy:
         raise RenderError(
-            to, f"the reply holds {len(reply.server_calls)} call(s) {source_spec.format} ran"
+            to, f"the reply holds {len(reply.server_calls)} call(s) {reply.format} ran"
             f" itself, which {to} cannot express (convert(..., lossy=True) leaves them out)",
         )
-    source_part = source_spec.render
-    text = _text(source_part, response, reply) if source_part is not None else ABSENT
+    text = _text(reply)
     values = {
         "items": lambda: _synthesized(target, part, text, kept),
         "calls": lambda: [render_call(target, c) for c in kept],

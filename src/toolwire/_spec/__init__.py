@@ -23,6 +23,7 @@ from .entries import (
     RefuseEntry,
     RenderPart,
     ServerEntry,
+    Source,
 )
 from .wirespec import KINDS, WireSpec, compile_wire_spec
 
@@ -34,6 +35,7 @@ __all__ = [
     "RefuseEntry",
     "RenderPart",
     "ServerEntry",
+    "Source",
     "WireSpec",
     "compile_wire_spec",
 ]

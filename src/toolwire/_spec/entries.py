@@ -144,21 +144,27 @@ class Nested(Record):
 
 
 class Source(Record):
-    """One place in the response where items are found, and how they are typed."""
+    """One place in the response where items are found, and how they are typed:
+    ``type_of`` types an item; ``typing`` says how, for code generated from the spec —
+    ``("type_const", the type, None)``, ``("type_by_key", the keys, None)`` or
+    ``("type_field", the field, its type_default)``."""
 
-    __slots__ = ("nested", "select", "single", "type_of")
+    __slots__ = ("nested", "select", "single", "type_of", "typing")
     select: Expression
     single: bool
     type_of: TypeOf
     nested: tuple[Nested, ...]
+    typing: tuple[str, Any, Any]
 
     def __init__(
-        self, select: Expression, single: bool, type_of: TypeOf, nested: tuple[Nested, ...]
+        self, select: Expression, single: bool, type_of: TypeOf, nested: tuple[Nested, ...],
+        typing: tuple[str, Any, Any] = ("type_field", "type", None),
     ) -> None:
         setfield(self, "select", select)
         setfield(self, "single", single)
         setfield(self, "type_of", type_of)
         setfield(self, "nested", nested)
+        setfield(self, "typing", typing)
 
 
 class Normalize(Record):
@@ -237,7 +243,7 @@ class FailedCall(Record):
 
 class RenderPart(Record):
     """The ``render`` part: templates as written (plain JSON data) and every expression
-    they hold (``text`` and ``${response:…}`` placeholders), compiled by source."""
+    they hold (the ``${response:…}`` placeholders), compiled by source."""
 
     __slots__ = ("expressions", "templates")
     templates: Mapping[str, Any]
@@ -249,15 +255,13 @@ class RenderPart(Record):
 
 
 def render_expressions(part: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The expressions of a ``render`` part as (JSON pointer, source): its ``text`` and
-    every ``${response:…}`` placeholder (specs/README.md §6)."""
+    """The expressions of a ``render`` part as (JSON pointer, source): every
+    ``${response:…}`` placeholder (specs/README.md §6.1)."""
     found: list[tuple[str, str]] = []
     stack: list[tuple[str, Any]] = [(f"/render/{k}", v) for k, v in part.items()]
     while stack:
         pointer, value = stack.pop()
-        if pointer == "/render/text" and isinstance(value, str):
-            found.append((pointer, value))
-        elif isinstance(value, str) and value.startswith("${response:") and value.endswith("}"):
+        if isinstance(value, str) and value.startswith("${response:") and value.endswith("}"):
             found.append((pointer, value[len("${response:"):-1].rstrip("?").strip()))
         elif isinstance(value, dict):
             stack.extend((f"{pointer}/{_escape(k)}", v) for k, v in value.items())

@@ -179,7 +179,7 @@ def _at_offset(doc: Document, pointer: str, source: str, offset: int) -> tuple[i
     line, col = doc.where(pointer)
     if "\n" not in source:
         col += offset + 1  # the opening quote precedes the expression
-        if pointer.startswith("/render/") and pointer != "/render/text":
+        if pointer.startswith("/render/"):
             col += len("${response:")  # a placeholder around the expression
     return line, col
 

@@ -76,8 +76,7 @@ def sniffs_as(registry: SpecSource, fmt: str) -> str | None:
     seen: set[str] = set()
     while spec is not None and spec.sniff is None and spec.format not in seen:
         seen.add(spec.format)
-        base = spec.data.get("extends")
-        spec = specs.get(base) if isinstance(base, str) else None
+        spec = specs.get(spec.extends) if spec.extends is not None else None
     return spec.format if spec is not None and spec.sniff is not None else None
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from .._expression import Expression, compile_expression
 from .._speed import TYPE_CHECKING
 from .._speed.record import Record, setfield
+from .._values.json_values import copy_json
 from .entries import (
     CallEntry,
     Entry,
@@ -53,8 +54,10 @@ class WireSpec(Record):
     ``data`` is the spec's validated data, kept for tools; ``fast`` caches the generated
     extract functions (:mod:`toolwire._wire.fastpath`) by ``strict`` (None: the spec's own
     ``unknown_items``), built once the spec has read a few replies, under ``"walked"``
-    how many it read before, and under ``"stream"`` its compiled stream part: what is
-    built from a spec lives and goes with it. Neither is part of the spec's value.
+    how many it read before, the generated read functions (:mod:`toolwire._wire.fastread`)
+    under ``("read", strict)``, built on its second read, and under ``"stream"`` its
+    compiled stream part: what is built from a spec lives and goes with it. Neither is part
+    of the spec's value.
     """
 
     __slots__ = (
@@ -64,6 +67,7 @@ class WireSpec(Record):
         "doc_ref",
         "entries",
         "error",
+        "extends",
         "failed_calls",
         "fast",
         "finish_reason",
@@ -76,13 +80,15 @@ class WireSpec(Record):
         "sniff_priority",
         "sources",
         "stream_event",
+        "stream_part",
         "structured_output",
         "table",
         "title",
+        "tools_part",
         "truncated",
         "unknown_items",
     )
-    _hidden = frozenset({"data", "fast"})
+    _hidden = frozenset({"data", "fast", "stream_part", "tools_part"})
     format: str
     title: str
     doc_ref: str
@@ -99,13 +105,18 @@ class WireSpec(Record):
     render: RenderPart | None
     path: str
     data: Mapping[str, Any]
-    fast: dict[bool | str | None, Any]
+    fast: dict[Any, Any]
     structured_output: Expression | None
     choices: tuple[str, ...] | None
     stream_event: Expression | None
     shape: Shape | None
     error: ErrorPart | None
     failed_calls: tuple[FailedCall, ...]
+    # The base format (``extends``), and the parts their own packages compile as declared:
+    # ``stream`` (toolwire._stream) and ``tools`` (toolwire._tools); None where absent.
+    extends: str | None
+    stream_part: Mapping[str, Any] | None
+    tools_part: Mapping[str, Any] | None
 
     def __init__(
         self,
@@ -125,13 +136,16 @@ class WireSpec(Record):
         data: Mapping[str, Any] | None = None,
         normalize: Normalize | None = None,
         render: RenderPart | None = None,
-        fast: dict[bool | str | None, Any] | None = None,
+        fast: dict[Any, Any] | None = None,
         structured_output: Expression | None = None,
         choices: tuple[str, ...] | None = None,
         stream_event: Expression | None = None,
         shape: Shape | None = None,
         error: ErrorPart | None = None,
         failed_calls: tuple[FailedCall, ...] = (),
+        extends: str | None = None,
+        stream_part: Mapping[str, Any] | None = None,
+        tools_part: Mapping[str, Any] | None = None,
     ) -> None:
         for name, value in (
             ("format", format), ("title", title), ("doc_ref", doc_ref), ("sources", sources),
@@ -143,13 +157,28 @@ class WireSpec(Record):
             ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
             ("structured_output", structured_output), ("choices", choices),
             ("stream_event", stream_event), ("shape", shape), ("error", error),
-            ("failed_calls", failed_calls),
+            ("failed_calls", failed_calls), ("extends", extends),
+            ("stream_part", stream_part), ("tools_part", tools_part),
         ):
             setfield(self, name, value)
+
+    def declared(self) -> dict[str, Any]:
+        """The spec as declared (``extends`` resolved): a deep copy of its validated data,
+        for what works on the text of a spec — exporting it, comparing it with its base."""
+        return copy_json(dict(self.data))  # type: ignore[no-any-return]
 
     def entries_of(self, kind: Kind) -> tuple[Entry, ...]:
         """The entries of one list, in spec order."""
         return tuple(e for e in self.entries if e.kind == kind)
+
+
+def _typing(source: Mapping[str, Any]) -> tuple[str, Any, Any]:
+    """How a source's items are typed, as :attr:`Source.typing` records it."""
+    if "type_const" in source:
+        return ("type_const", source["type_const"], None)
+    if "type_by_key" in source:
+        return ("type_by_key", tuple(source["type_by_key"]), None)
+    return ("type_field", source["type_field"], source.get("type_default"))
 
 
 def _type_of(source: Mapping[str, Any]) -> TypeOf:
@@ -263,6 +292,7 @@ def compile_wire_spec(
                 Nested(compiler(n["when"]), compiler(n["select"]))
                 for n in source.get("nested") or ()
             ),
+            typing=_typing(source),
         )
         for source in data["items"]
     )
@@ -296,6 +326,9 @@ def compile_wire_spec(
             FailedCall(compiler(f["when"]), f["type"], _optional(f, "reason", compiler))
             for f in data.get("failed_calls") or ()
         ),
+        extends=data["extends"] if isinstance(data.get("extends"), str) else None,
+        stream_part=data["stream"] if isinstance(data.get("stream"), Mapping) else None,
+        tools_part=data["tools"] if isinstance(data.get("tools"), Mapping) else None,
     )
 
 

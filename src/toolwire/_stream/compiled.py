@@ -129,7 +129,8 @@ class CompiledStream:
     """The stream part of one spec, ready to run."""
 
     def __init__(self, spec: WireSpec) -> None:
-        data: Mapping[str, Any] = spec.data["stream"]
+        data = spec.stream_part
+        assert data is not None  # compiled_stream: only a spec with a stream part
         self.spec = spec
         self.format = spec.format
         self.framing: str = data["framing"]
@@ -242,7 +243,7 @@ def _is_path(text: str) -> bool:
 def compiled_stream(spec: WireSpec) -> CompiledStream | None:
     """The spec's compiled stream part (built once per spec, kept in the spec's own cache
     so that it lives and goes with the spec), or None if it has none."""
-    if "stream" not in spec.data:
+    if spec.stream_part is None:
         return None
     found: CompiledStream | None = spec.fast.get("stream")
     if found is None:

@@ -16,6 +16,8 @@ from .._expression import Expression, compile_expression
 from .compiled import compiled_stream
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .._spec import WireSpec
     from .._spec.source import SpecSource
 
@@ -91,8 +93,14 @@ def what_it_is(registry: SpecSource, bound: WireSpec, event: dict[str, Any]) -> 
 def sniff_order(registry: SpecSource) -> list[WireSpec]:
     """The specs with a ``stream.sniff``, by descending priority then name (§9.5 step 3)."""
     specs = [s for s in registry.specs().values()
-             if isinstance(s.data.get("stream"), dict) and "sniff" in s.data["stream"]]
-    return sorted(specs, key=lambda s: (-int(s.data["stream"]["sniff"]["priority"]), s.format))
+             if s.stream_part is not None and "sniff" in s.stream_part]
+    return sorted(specs, key=lambda s: (-int(_sniff(s)["priority"]), s.format))
+
+
+def _sniff(spec: WireSpec) -> Mapping[str, Any]:
+    assert spec.stream_part is not None  # sniff_order: only specs with a stream sniff
+    found: Mapping[str, Any] = spec.stream_part["sniff"]
+    return found
 
 
 def stream_format(registry: SpecSource, event: dict[str, Any]) -> str | None:
@@ -115,7 +123,7 @@ _SNIFFS: dict[str, Expression] = {}
 
 def sniff_expression(spec: WireSpec) -> Expression:
     """A spec's ``stream.sniff`` predicate, compiled once per distinct text."""
-    text = spec.data["stream"]["sniff"]["when"]
+    text = _sniff(spec)["when"]
     found = _SNIFFS.get(text)
     if found is None:
         found = _SNIFFS[text] = compile_expression(text)

@@ -213,11 +213,11 @@ def _others(registry: SpecSource) -> Others:
     found: list[tuple[str, str, ToolPart]] = []
     for name in registry.formats():
         spec = registry.spec(name)
-        base = spec.data.get("extends")
-        if isinstance(base, str):
+        base = spec.extends
+        if base is not None:
             bases[base] = bases.get(base, 0) + 1
-        if isinstance(spec.data.get("tools"), Mapping):
-            found.append((name, base if isinstance(base, str) else "", tool_part(spec)))
+        if spec.tools_part is not None:
+            found.append((name, base or "", tool_part(spec)))
     found.sort(key=lambda f: (bool(f[1]), -bases.get(f[0], 0), f[0]))
     looks = {name: part.looks_like and part.looks_like.source for name, _, part in found}
     others = tuple((name, part) for name, base, part in found

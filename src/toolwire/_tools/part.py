@@ -236,8 +236,8 @@ def tool_part(spec: WireSpec) -> ToolPart:
     held = _PARTS.get(id(spec))
     if held is not None and held[0] is spec:
         return held[1]
-    data = spec.data.get("tools")
-    if not isinstance(data, Mapping):
+    data = spec.tools_part
+    if data is None:
         raise InvalidTools(
             spec.format,
             "this format's spec has no tools part, so its request's tool list cannot be read;"

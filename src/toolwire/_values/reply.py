@@ -25,9 +25,18 @@ from .records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownIt
 from .reply_json import reply_from_dict, reply_to_dict
 from .server_call import ServerToolCall
 from .toolcall import ToolCall
+from .turn import Turn
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Protocol
+
+    class Renderer(Protocol):
+        """What :meth:`Reply.assistant_message` and :meth:`Reply.answer` call: the format's
+        ``render`` part, looked up in ``registry`` (None: the default registry)."""
+
+        def assistant_message(self, reply: Reply, registry: Any) -> Any: ...
+
+        def answer(self, reply: Reply, results: Mapping[Any, Any], registry: Any) -> list[Any]: ...
 
 __all__ = [
     "CallRecord",
@@ -38,6 +47,7 @@ __all__ = [
     "UnknownItem",
     "call_fate",
     "error_reasons",
+    "install_renderer",
 ]
 
 FATES = ("runnable", "dropped", "rejected")
@@ -100,11 +110,15 @@ class Reply(Record):
     matched, typed or not), ``refused`` (only in the partial reply an
     :class:`~toolwire.errors.UnmappedCall` carries), and which of the reply's alternatives was
     read (``choice`` of ``choice_count``; ``None`` where the format has no alternatives).
+    ``text`` and ``turn`` are what its assistant turn is written from beside the calls
+    (:class:`~toolwire.types.Turn`: the items to give back, thinking and reasoning among
+    them; ``None`` where the format has no ``render`` part), so a copied, unpickled or
+    JSON-restored reply renders the same turn.
     """
 
     __slots__ = (
-        "_source", "call_records", "calls", "choice", "choice_count", "finish_reason", "format",
-        "items", "refused", "server_calls", "skipped", "text", "truncated", "unknown",
+        "call_records", "calls", "choice", "choice_count", "finish_reason", "format",
+        "items", "refused", "server_calls", "skipped", "text", "truncated", "turn", "unknown",
         "unknown_types",
     )
     format: str
@@ -121,9 +135,7 @@ class Reply(Record):
     choice: int
     choice_count: int | None
     text: str | None
-    # The (spec, response) it was read from, for assistant_message(); no part of its value.
-    _source: tuple[Any, Any] | None
-    _hidden = frozenset({"_source"})
+    turn: Turn | None
 
     def __init__(
         self,
@@ -142,7 +154,15 @@ class Reply(Record):
         choice: int = 0,
         choice_count: int | None = None,
         text: str | None = None,
+        turn: Turn | None = None,
     ) -> None:
+        if turn is not None:
+            if not isinstance(turn, Turn):
+                raise TypeError(f"Reply: turn is a Turn or None, not {type(turn).__name__}")
+            named = [e for e in turn._items if type(e) is int and e >= len(calls)]
+            if named:
+                raise ValueError(
+                    f"Reply: the turn names call {named[0]}, but the reply has {len(calls)}")
         if call_records and len(call_records) != len(calls):
             raise ValueError(
                 f"Reply: {len(call_records)} call records for {len(calls)} calls;"
@@ -165,7 +185,7 @@ class Reply(Record):
         # or the reply has none); with read(..., text_format=) the calls written in it are
         # lifted out (toolwire._wire.content).
         setfield(self, "text", text)
-        setfield(self, "_source", None)
+        setfield(self, "turn", turn)
 
     def fates(self) -> tuple[str, ...]:
         """For each call, in order: ``runnable``, ``dropped`` or ``rejected``."""
@@ -227,29 +247,42 @@ class Reply(Record):
         """The inverse of :meth:`to_dict`: ``Reply.from_dict(r.to_dict()) == r``."""
         return reply_from_dict(cls, data)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # The source (a compiled spec and the response) stays behind: a copied or
-        # unpickled reply renders from its values alone.
-        return (_restore, (type(self), tuple(getattr(self, n) for n in self._shown)))
-
-    def assistant_message(self) -> Any:
+    def assistant_message(self, *, registry: Any = None) -> Any:
         """The assistant turn to append to the history, in this reply's own format: its
         items as the provider needs them back (thinking, reasoning, thought signatures),
         each call written back from its :class:`ToolCall`, dropped calls removed. An object,
-        or a list of items where the format's history is a list (Responses)."""
-        # Through the spec the reply keeps: the one import of the values' layer upward.
-        from .._render import assistant_message  # lazy: a plain read never renders
+        or a list of items where the format's history is a list (Responses).
 
-        return assistant_message(self)
+        The format's ``render`` part comes from ``registry``: by default the registry
+        :func:`toolwire.read` uses; a reply read through a :class:`~toolwire.Registry` of
+        your own is rendered through it (``registry=that_registry``): a format the default
+        registry does not hold is a :class:`~toolwire.errors.RenderError` saying so."""
+        return _renderer().assistant_message(self, registry)
 
-    def answer(self, results: Mapping[Any, Any]) -> list[Any]:
+    def answer(self, results: Mapping[Any, Any], *, registry: Any = None) -> list[Any]:
         """The provider-native message(s) carrying a result for every call of the
         assistant turn: ``results`` keyed by call id or :class:`ToolCall`, each a str, a
         JSON value, MCP content blocks or an exception; rejected calls without one get
-        their :meth:`error_result`. Append them all to the history."""
-        from .._render import answer  # lazy: a plain read never renders
+        their :meth:`error_result`. Append them all to the history. ``registry`` as for
+        :meth:`assistant_message`."""
+        return _renderer().answer(self, results, registry)
 
-        return answer(self, results)
+
+_RENDERER: Renderer | None = None
+
+
+def install_renderer(renderer: Renderer) -> None:
+    """Make ``renderer`` the one :meth:`Reply.assistant_message` and :meth:`Reply.answer`
+    call. The registry installs it when it loads (``toolwire/__init__`` imports the
+    registry), so a value renders without importing the layers above it."""
+    global _RENDERER
+    _RENDERER = renderer
+
+
+def _renderer() -> Renderer:
+    if _RENDERER is None:  # only a module imported around toolwire/__init__ could see this
+        raise RuntimeError("toolwire's renderer is not loaded: import toolwire first")
+    return _RENDERER
 
 
 _ReplyBlank = blank_of(Reply)
@@ -272,10 +305,10 @@ def read_reply_value(
     choice: int,
     choice_count: int | None,
     text: str | None,
-    source: tuple[Any, Any] | None,
+    turn: Turn | None,
 ) -> Reply:
-    """``Reply(...)`` (then its source set) for the reader's checked values, all tuples
-    already and one call record per call: the same value, sooner."""
+    """``Reply(...)`` for the reader's checked values, all tuples already and one call
+    record per call: the same value, sooner."""
     reply: Any = object.__new__(_ReplyBlank)
     reply.format = format
     reply.calls = calls
@@ -291,15 +324,7 @@ def read_reply_value(
     reply.choice = choice
     reply.choice_count = choice_count
     reply.text = text
-    reply._source = source
+    reply.turn = turn
     reply.__class__ = Reply
     result: Reply = reply
     return result
-
-
-def _restore(cls: type[Reply], values: tuple[Any, ...]) -> Reply:
-    reply = object.__new__(cls)
-    for name, value in zip(cls._shown, values, strict=True):
-        setfield(reply, name, value)
-    setfield(reply, "_source", None)
-    return reply

@@ -9,7 +9,7 @@ One object (docs/reading.md, "The Reply as JSON", is the reference)::
      "server_calls": [<ServerToolCall.to_dict()>], "truncated": false,
      "finish_reason": "tool_use", "choice": 0, "choice_count": null,
      "unknown_types": [], "unknown": [], "skipped": [], "refused": [], "items": [...],
-     "text": null}
+     "text": null, "turn": {"items": [{"type": "thinking", ...}, 0], "response": {}}}
 
 Each call's fate and record sit in the call's own object, not in arrays beside the calls:
 a consumer filtering calls keeps each call's facts with it. The fate is derived
@@ -26,6 +26,7 @@ from .._speed.record import setfield
 from .records import CallRecord, ItemRecord, RefusedItem, SkippedItem, UnknownItem
 from .server_call import ServerToolCall
 from .toolcall import ToolCall
+from .turn import Turn
 
 if TYPE_CHECKING:
     from typing import Any
@@ -36,7 +37,7 @@ __all__ = ["reply_from_dict", "reply_to_dict"]
 
 _KEYS = frozenset({
     "format", "calls", "server_calls", "truncated", "finish_reason", "choice", "choice_count",
-    "unknown_types", "unknown", "skipped", "refused", "items", "text",
+    "unknown_types", "unknown", "skipped", "refused", "items", "text", "turn",
 })
 
 
@@ -67,6 +68,7 @@ def reply_to_dict(reply: Reply, *, raw: bool = False) -> dict[str, Any]:
         "refused": [r.to_dict() for r in reply.refused],
         "items": [i.to_dict() for i in reply.items],
         "text": reply.text,
+        "turn": None if reply.turn is None else reply.turn.to_dict(),
     }
 
 
@@ -83,6 +85,12 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError(f"Reply.from_dict: {key!r} must be a list, not {type(value).__name__}")
     return value
+
+
+def _turn(value: Any) -> Turn | None:
+    """The turn of the data (null or absent, as in a dict written before replies carried
+    their turn: none, so the reply renders from its text and calls)."""
+    return None if value is None else Turn.from_dict(value)
 
 
 def reply_from_dict(cls: type[Reply], data: Mapping[str, Any]) -> Reply:
@@ -131,6 +139,7 @@ def reply_from_dict(cls: type[Reply], data: Mapping[str, Any]) -> Reply:
         choice=choice,
         choice_count=count,
         text=_optional_text(data.get("text")),
+        turn=_turn(data.get("turn")),
     )
     if 0 < len(records) < len(calls):
         # The wire calls' records; the calls after them were lifted out of the text.

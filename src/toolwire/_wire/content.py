@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .._text import TextSpec
     from .._values.reply import Reply
 
-__all__ = ["assistant_text", "lift_text_calls", "text_skipped"]
+__all__ = ["assistant_text", "lift_text_calls", "text_of", "text_skipped"]
 
 
 def assistant_text(spec: WireSpec, response: Any) -> str | None:
@@ -45,6 +45,11 @@ def assistant_text(spec: WireSpec, response: Any) -> str | None:
         value = expression.evaluate(response)
     except ValueError as exc:
         raise MalformedResponse(spec.format, f"content: {exc}") from None
+    return text_of(value)
+
+
+def text_of(value: Any) -> str | None:
+    """The text of the value the spec's ``content`` selected (see :func:`assistant_text`)."""
     if isinstance(value, str):
         return value
     if isinstance(value, list):

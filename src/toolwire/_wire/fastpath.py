@@ -31,10 +31,10 @@ sets) is passed in as a named constant, so a spec cannot inject code.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from .._expression import element_of, field_of, path_steps
-from .._spec import CallEntry, Entry, RefuseEntry, WireSpec
+from .._spec import CallEntry, Entry, RefuseEntry, Source, WireSpec
+from .._speed import TYPE_CHECKING
 from .._values.arguments import decode_arguments_coded
 from .._values.json_values import JSON_WORDS, copy_json
 from .._values.toolcall import PLAIN, ToolCall, ToolCallBlank, rare_of
@@ -48,7 +48,10 @@ if TYPE_CHECKING:
 else:  # the exported name exists at run time too, without importing typing for Any
     FastExtract = Callable
 
-__all__ = ["FastExtract", "build_fast_extract", "source_code"]
+__all__ = [
+    "FastExtract", "Writer", "build_fast_extract", "call_code", "namespace_of", "source_code",
+    "walk_code",
+]
 
 
 def _field_steps(node: Mapping[str, Any]) -> list[str] | None:
@@ -60,12 +63,13 @@ def _field_steps(node: Mapping[str, Any]) -> list[str] | None:
     return fields
 
 
-class _Writer:
+class Writer:
     """Python source under construction, with the constants it refers to."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.constants: dict[str, Any] = {}
+        self.where = ""  # the location of the item being written (walk_code, located)
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
@@ -140,7 +144,13 @@ class _Writer:
         return "w is True"
 
 
-def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
+def call_code(
+    w: Writer, depth: int, entry: CallEntry, subject: str, after: tuple[str, ...] = (),
+    unnamed: tuple[str, ...] = (),
+) -> None:
+    """The code appending the call of the item in ``subject``; ``after`` lines follow each
+    append, and ``unnamed`` lines run for an item without a usable name (read's records:
+    :mod:`.fastread`)."""
     # name, arguments and id often share their first field (function.name,
     # function.arguments): read it once, as hand-written code would.
     fields = [entry.name, entry.arguments] + ([entry.id] if entry.id is not None else [])
@@ -192,7 +202,7 @@ def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
     w.line(depth + 2, "if not _flat(map(type, args.values())):")
     w.line(depth + 3, "args = _copy(raw)")
     _new_call(w, depth + 2, "args", "_PLAIN" if plain else
-              "_PLAIN if pd is None else _rare(False, None, None, pd)")
+              "_PLAIN if pd is None else _rare(False, None, None, pd)", after)
     w.line(depth + 1, "else:")
     w.line(depth + 2, "args, bad, err, code = _decode(raw)")
     w.line(depth + 2, "if args is raw:")
@@ -202,13 +212,17 @@ def _call_code(w: _Writer, depth: int, entry: CallEntry, subject: str) -> None:
     w.line(depth + 2, "else:")
     w.line(depth + 3, "kr = _copy(raw)")
     _new_call(w, depth + 2, "kr", "_PLAIN if not bad and pd is None"
-              " else _rare(bad, err, code, pd)")
+              " else _rare(bad, err, code, pd)", after)
     # A str subclass (an SDK's str enum) is a name to the walk: let it answer.
     w.line(depth, "elif isinstance(name, str):")
     w.line(depth + 1, "return None")
+    if unnamed:
+        w.line(depth, "else:")
+        for text in unnamed:
+            w.line(depth + 1, text)
 
 
-def _new_call(w: _Writer, depth: int, raw: str, rare: str) -> None:
+def _new_call(w: Writer, depth: int, raw: str, rare: str, after: tuple[str, ...] = ()) -> None:
     """Append the call of ``name``, ``args``, ``cid`` and ``index``: what
     ``ToolCall._trusted`` does, written out (one call fewer per tool call), filling a
     blank with ToolCall's slots that then becomes a ToolCall (``ToolCallBlank``; see
@@ -222,11 +236,13 @@ def _new_call(w: _Writer, depth: int, raw: str, rare: str) -> None:
     w.line(depth, f"c._rare = {rare}")
     w.line(depth, "c.__class__ = _ToolCall")
     w.line(depth, "append(c)")
+    for text in after:
+        w.line(depth, text)
 
 
-def _entry_code(w: _Writer, depth: int, entry: Entry, subject: str) -> None:
+def _entry_code(w: Writer, depth: int, entry: Entry, subject: str) -> None:
     if type(entry) is CallEntry:
-        _call_code(w, depth, entry, subject)
+        call_code(w, depth, entry, subject)
     elif type(entry) is RefuseEntry:
         w.line(depth, "return None")
     else:
@@ -234,7 +250,7 @@ def _entry_code(w: _Writer, depth: int, entry: Entry, subject: str) -> None:
 
 
 def _type_code(
-    w: _Writer, depth: int, spec: WireSpec, entries: tuple[Entry, ...], subject: str,
+    w: Writer, depth: int, spec: WireSpec, entries: tuple[Entry, ...], subject: str,
     unknown: str,
 ) -> None:
     """The branch for one item type: its entries' ``when`` in order, then ``unknown``."""
@@ -260,7 +276,7 @@ def _passes(entries: tuple[Entry, ...] | None) -> bool:
 
 
 def _action(
-    w: _Writer, depth: int, spec: WireSpec, item_type: Any, subject: str, unknown: str
+    w: Writer, depth: int, spec: WireSpec, item_type: Any, subject: str, unknown: str
 ) -> None:
     """What to do with an item of ``item_type``: its entries' code, or ``unknown``."""
     entries = spec.table.get(item_type) if type(item_type) is str else None
@@ -271,7 +287,7 @@ def _action(
 
 
 def _by_key_code(
-    w: _Writer, depth: int, spec: WireSpec, keys: list[str], subject: str, unknown: str
+    w: Writer, depth: int, spec: WireSpec, keys: list[str], subject: str, unknown: str
 ) -> None:
     """``type_by_key``: the first key present non-null is the type."""
     def passes(key: str) -> bool:
@@ -302,7 +318,7 @@ def _by_key_code(
 
 
 def _by_field_code(
-    w: _Writer, depth: int, spec: WireSpec, field: str, default: Any, subject: str,
+    w: Writer, depth: int, spec: WireSpec, field: str, default: Any, subject: str,
     unknown: str,
 ) -> None:
     """``type_field`` (with ``type_default``): branch on the field's value."""
@@ -336,22 +352,27 @@ def _by_field_code(
 
 
 def _dispatch_code(
-    w: _Writer, depth: int, spec: WireSpec, source: Mapping[str, Any], subject: str,
-    refuse_unknown: bool,
+    w: Writer, depth: int, spec: WireSpec, source: Source, subject: str, refuse_unknown: bool,
 ) -> None:
-    """Type the item in ``subject`` as its source does (``source``: the spec's data)."""
+    """Type the item in ``subject`` as its source does."""
     unknown = "return None" if refuse_unknown else "pass"
-    if "type_const" in source:
-        _action(w, depth, spec, source["type_const"], subject, unknown)
-    elif "type_by_key" in source:
-        _by_key_code(w, depth, spec, list(source["type_by_key"]), subject, unknown)
+    how, value, default = source.typing
+    if how == "type_const":
+        _action(w, depth, spec, value, subject, unknown)
+    elif how == "type_by_key":
+        _by_key_code(w, depth, spec, list(value), subject, unknown)
     else:
-        _by_field_code(
-            w, depth, spec, source["type_field"], source.get("type_default"), subject, unknown
-        )
+        _by_field_code(w, depth, spec, value, default, subject, unknown)
 
 
-def _gate_code(w: _Writer, spec: WireSpec) -> None:
+def _predicate(w: Writer, expression: Any) -> str:
+    """A condition true where a predicate on the response holds: written out as Python
+    where its form allows (:mod:`.fastpred`), else its closure called."""
+    written = condition(expression.ast, "response")
+    return written if written is not None else w.holds(2, expression, "response")
+
+
+def _gate_code(w: Writer, spec: WireSpec) -> None:
     """Decline a body the interpreter's first step refuses (:mod:`.gate`): the provider's
     error body, or one without the format's shape. The walk then raises the error. The
     predicates are written out as Python where their form allows (:mod:`.fastpred`)."""
@@ -359,34 +380,37 @@ def _gate_code(w: _Writer, spec: WireSpec) -> None:
     for predicate, refuses_when in ((spec.error, True), (spec.shape, False)):
         if predicate is None:
             continue
-        written = condition(predicate.when.ast, "response")
-        if written is None:
-            written = w.holds(2, predicate.when, "response")
+        written = _predicate(w, predicate.when)
         w.line(2, f"if {'' if refuses_when else 'not '}{written}:")
         w.line(3, "return None")
 
 
-def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, Any]]:
-    """The generated function's source and the constants it needs."""
-    w = _Writer()
-    w.line(0, "def extract(response):")
-    w.line(1, "calls = []")
-    w.line(1, "append = calls.append")
-    w.line(1, "try:")
+Dispatch = Callable[[Writer, int, Source, int, str, bool], None]
+"""Writes what one item does, as ``(writer, depth, source, its index, subject, top)``:
+``subject`` names the item (``item``, or ``child`` for a nested one, ``top`` False)."""
+
+
+def walk_code(w: Writer, spec: WireSpec, dispatch: Dispatch, located: bool) -> None:
+    """The walk of the spec's sources, shared by the generated extract and read: declines
+    (``return None``) a body the gate refuses, a selection that is no list, an item that is
+    no object and a child that would nest again, and hands every item to ``dispatch``.
+    ``located``: ``w.where`` is then the Python expression of the item's location (for a
+    child, of the child's) while ``dispatch`` writes its code, evaluated only where used."""
     normalize = spec.normalize
     if normalize is not None and normalize.detect is not None:
         # A dict keyed as an SDK writes it: the walk renames it first (normalize.aliases).
-        w.line(2, f"if {w.holds(2, normalize.detect, 'response')}:")
+        w.line(2, f"if {_predicate(w, normalize.detect)}:")
         w.line(3, "return None")
     _gate_code(w, spec)
     if spec.stream_event is not None:
         # One event of the format's stream is no reply, calls or not: the walk raises the
         # error naming the Accumulator.
-        w.line(2, f"if {w.holds(2, spec.stream_event, 'response')}:")
+        w.line(2, f"if {_predicate(w, spec.stream_event)}:")
         w.line(3, "return None")
     prefixes: dict[Any, str] = {}
-    for index, (source, data) in enumerate(zip(spec.sources, spec.data["items"], strict=True)):
-        w.line(2, f"# source {index}: {source.select.source!r}")
+    for number, source in enumerate(spec.sources):
+        path = source.select.source
+        w.line(2, f"# source {number}: {path!r}")
         w.select(2, "items", source.select, prefixes)
         w.line(2, "if type(items) is not list:")
         w.line(3, "if items is None:")
@@ -399,7 +423,11 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
         w.line(2, "for index, item in enumerate(items):")
         w.line(3, "if type(item) is not dict:")
         w.line(4, "return None")
-        _dispatch_code(w, 3, spec, data, "item", refuse_unknown)
+        if located:
+            text = w.constant(path, "path")
+            top = text if source.single else f"f'{{{text}}}[{{index}}]'"
+            w.where = top
+        dispatch(w, 3, source, number, "item", True)
         for nested in source.nested:
             condition = w.holds(3, nested.when, "item")
             w.line(3, f"if {condition}:")
@@ -408,13 +436,32 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
             w.line(5, "if children is not None:")
             w.line(6, "return None")
             w.line(5, "children = ()")
-            w.line(4, "for child in children:")
+            w.line(4, "for cindex, child in enumerate(children):")
             w.line(5, "if type(child) is not dict:")
             w.line(6, "return None")
             for inner in source.nested:  # a child that would nest again: the walk refuses it
                 w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
                 w.line(6, "return None")
-            _dispatch_code(w, 5, spec, data, "child", refuse_unknown)
+            if located:
+                inner = w.constant(f".{nested.select.source}", "path")
+                w.where = (f"f'{{{text}}}{{{inner}}}[{{cindex}}]'" if source.single else
+                           f"f'{{{text}}}[{{index}}]{{{inner}}}[{{cindex}}]'")
+            dispatch(w, 5, source, number, "child", False)
+
+
+def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, Any]]:
+    """The generated function's source and the constants it needs."""
+    w = Writer()
+    w.line(0, "def extract(response):")
+    w.line(1, "calls = []")
+    w.line(1, "append = calls.append")
+    w.line(1, "try:")
+
+    def dispatch(w: Writer, depth: int, source: Source, number: int, subject: str,
+                 top: bool) -> None:
+        _dispatch_code(w, depth, spec, source, subject, refuse_unknown)
+
+    walk_code(w, spec, dispatch, False)
     # An expression that failed, or a value that was unhashable: the interpreter knows
     # which error to raise, and where.
     w.line(1, "except Exception:")
@@ -423,10 +470,9 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     return "\n".join(w.lines) + "\n", w.constants
 
 
-def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
-    """Compile the spec's extract function (see the module docstring)."""
-    text, constants = source_code(spec, refuse_unknown)
-    namespace: dict[str, Any] = {
+def namespace_of(constants: Mapping[str, Any]) -> dict[str, Any]:
+    """The globals generated code runs with: these builtins and helpers, and its constants."""
+    return {
         "__builtins__": {"type": type, "dict": dict, "list": list, "str": str, "len": len,
                          "Exception": Exception, "enumerate": enumerate,
                          "isinstance": isinstance, "map": map, "int": int, "float": float,
@@ -445,6 +491,12 @@ def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
         "_engine_error": engine_error,
         **constants,
     }
+
+
+def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
+    """Compile the spec's extract function (see the module docstring)."""
+    text, constants = source_code(spec, refuse_unknown)
+    namespace = namespace_of(constants)
     exec(compile(text, f"<toolwire fast extract: {spec.format}>", "exec"), namespace)
     extract: FastExtract = namespace["extract"]
     return extract

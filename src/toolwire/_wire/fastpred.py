@@ -4,8 +4,9 @@ Every reading first checks the body against the spec's ``error`` and ``shape``
 (:mod:`.gate`); through the compiled closures that is one call per node, which cost the
 generated extract (:mod:`.fastpath`) a third to half again on a small reply. The forms
 those predicates are written in — ``type(x) == 'object'``, ``x == 'failed'``,
-``x != `null```, ``length(xs[?p]) == length(to_array(xs))``, joined by ``&&``, ``||``
-and ``!`` — become one Python condition each here, with the engine's own semantics:
+``x != `null```, ``length(xs[?p]) == length(to_array(xs))``,
+``length(xs[?p] || `[]`) > `0```, joined by ``&&``, ``||`` and ``!`` — become one Python
+condition each here, with the engine's own semantics:
 
 - ``type(v)`` is the engine's type test, spelled as ``isinstance`` checks in its order (a
   value that is no JSON is of no type, as there);
@@ -23,12 +24,15 @@ raises the engine's own error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from .._expression import element_of, field_of, path_steps
 from .._spec import WireSpec
+from .._speed import TYPE_CHECKING
 
-__all__ = ["condition", "engine_error", "passing_check"]
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["condition", "engine_error", "passing_check", "value_of"]
 
 
 def engine_error() -> int:
@@ -57,7 +61,7 @@ def _boolean(node: dict[str, Any]) -> bool:
         kind == "function_expression" and node.get("value") in _BOOLEAN_FUNCTIONS)
 
 
-def _value(node: dict[str, Any], subject: str, exact: bool) -> str | None:
+def value_of(node: dict[str, Any], subject: str, exact: bool) -> str | None:
     """Python reading the value of a field chain (or ``@``) off ``subject``; ``exact``
     when ``subject`` is known to be a dict (its first field is then a plain ``get``)."""
     if node.get("type") == "current":
@@ -67,7 +71,12 @@ def _value(node: dict[str, Any], subject: str, exact: bool) -> str | None:
         return None
     source = subject
     for index, step in enumerate(steps):
-        if isinstance(step, str):
+        if isinstance(step, str) and index == 0 and not exact and subject.isidentifier():
+            # An element named by a variable: a dict read in line, anything else by _get
+            # (field_of: null, or the error for what is no JSON).
+            source = (f"({subject}.get({step!r}) if type({subject}) is dict"
+                      f" else _get({subject}, {step!r}))")
+        elif isinstance(step, str):
             source = (f"{source}.get({step!r})" if exact and index == 0
                       else f"_get({source}, {step!r})")
         else:
@@ -81,26 +90,33 @@ def _literal(node: dict[str, Any]) -> tuple[bool, Any]:
     return True, node.get("value")
 
 
+_ORDER = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
 def _comparison(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str | None:
-    if node.get("value") not in ("eq", "ne"):
+    if node.get("value") not in ("eq", "ne", *_ORDER):
         return None
     left, right = node["children"]
     counts = [_count(side, subject, exact, depth) for side in (left, right)]
     if counts[0] is not None and counts[1] is not None:  # length(...) == length(...) or `n`
+        if node["value"] in _ORDER:  # two integers: the engine orders them as Python does
+            return f"({counts[0]} {_ORDER[node['value']]} {counts[1]})"
         equal_counts = f"({counts[0]} == {counts[1]})"
         return equal_counts if node["value"] == "eq" else f"(not {equal_counts})"
+    if node["value"] in _ORDER:
+        return None
     is_literal, literal = _literal(right)
     if not is_literal:
         return None
     equal: str | None = None
     if left.get("type") == "function_expression" and left.get("value") == "type":
         (argument,) = left["children"]
-        value = _value(argument, subject, exact)
+        value = value_of(argument, subject, exact)
         test = _TYPE_TESTS.get(literal) if isinstance(literal, str) else None
         if value is not None and test is not None:
             equal = test.format(v=value)
     else:
-        value = _value(left, subject, exact)
+        value = value_of(left, subject, exact)
         if value is not None and literal is None:
             equal = f"({value} is None)"
         elif value is not None and type(literal) is bool:  # 0 and 1 never equal a boolean
@@ -124,22 +140,30 @@ def _count(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str |
     (argument,) = node["children"]
     if argument.get("type") == "function_expression" and argument.get("value") == "to_array":
         (inner,) = argument["children"]
-        value = _value(inner, subject, exact)
+        value = value_of(inner, subject, exact)
         return None if value is None else f"(len({value}) if isinstance({value}, list) else 1)"
+    or_empty = False
+    if argument.get("type") == "or_expression":  # length(xs[?p] || `[]`): 0 when xs is no list
+        projection, fallback = argument["children"]
+        if _literal(fallback) != (True, []):
+            return None
+        argument, or_empty = projection, True
     if argument.get("type") != "filter_projection":
         return None
     listed, identity, predicate = argument["children"]
     if identity.get("type") != "identity" or not _boolean(predicate):
         return None
-    items = _value(listed, subject, exact)
+    items = value_of(listed, subject, exact)
     element = f"e{depth}"
     holds = condition(predicate, element, exact=False, depth=depth + 1)
     if items is None or holds is None:
         return None
     # The engine tests every element, null ones too (an error raises), then leaves the null
     # ones out of the projection.
+    # `xs[?p] || `[]`` is the projection where xs is a list (empty or not: both are a list
+    # then), else the empty list: length 0.
     return (f"(len([{element} for {element} in {items} if {holds} and {element} is not None])"
-            f" if isinstance({items}, list) else _engine_error())")
+            f" if isinstance({items}, list) else {'0' if or_empty else '_engine_error()'})")
 
 
 def _function(node: dict[str, Any], subject: str, exact: bool) -> str | None:
@@ -154,11 +178,11 @@ def _function(node: dict[str, Any], subject: str, exact: bool) -> str | None:
         if items is None or not all(i.get("type") == "literal" and isinstance(i.get("value"), str)
                                     for i in items):
             return None
-        value = _value(value_node, subject, exact)
+        value = value_of(value_node, subject, exact)
         strings = tuple(i["value"] for i in items)
         return None if value is None else f"({value} in {strings!r})"
     if name == "starts_with" and len(arguments) == 2:
-        value = _value(arguments[0], subject, exact)
+        value = value_of(arguments[0], subject, exact)
         is_literal, prefix = _literal(arguments[1])
         if value is None or not is_literal or type(prefix) is not str:
             return None
@@ -198,7 +222,7 @@ def passing_check(spec: WireSpec) -> Callable[[dict[str, Any]], bool]:
     false answer or an exception sends the caller to the full check, which raises."""
     namespace: dict[str, Any] = {
         "__builtins__": {"isinstance": isinstance, "len": len, "list": list, "dict": dict,
-                         "str": str, "int": int, "float": float, "bool": bool},
+                         "str": str, "int": int, "float": float, "bool": bool, "type": type},
         "_get": field_of, "_index": element_of, "_engine_error": engine_error,
     }
     parts: list[str] = []

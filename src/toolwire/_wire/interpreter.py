@@ -23,6 +23,7 @@ from .walk import (
     coerce_response,
     guarded,
     match,
+    refuses_unknown,
     response_of,
 )
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
     from .._values.reply import Reply
     from .fastpath import FastExtract
+    from .fastread import FastRead
 
 __all__ = [
     "WALKS_BEFORE_COMPILING", "coerce_response", "extract", "from_item", "locate", "read",
@@ -133,8 +135,35 @@ def _build_fast(spec: WireSpec, strict: bool | None) -> FastExtract:
 
 def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
     """Everything at once: calls, server-side calls, truncation, unknown and skipped items
-    (:mod:`.reading`); ``choice`` reads another of the reply's alternatives."""
+    (:mod:`.reading`); ``choice`` reads another of the reply's alternatives.
+
+    A body's first alternative (JSON text parsed first) is read by the spec's generated
+    read function (:mod:`.fastread`), built on the spec's second read (generating it costs
+    a one-shot process, such as a CLI call, more than walking its one reply); on the
+    first, where it declines (``None``), and for every other input, the interpreter
+    answers, or raises the exact error."""
+    if choice == 0 and type(data) is not dict and isinstance(data, JSON_TEXT):
+        data = coerce_response(data, spec.format, spec)  # parsed once, then as a dict
+    if type(data) is dict and choice == 0:
+        fast = spec.fast.get(("read", strict))
+        if fast is None and spec.fast.get("read walked"):
+            fast = _build_fast_read(spec, strict)
+        elif fast is None:  # a process that reads one reply never pays for generating it
+            spec.fast["read walked"] = True
+        if fast is not None:
+            reply: Reply | None = fast(data)
+            if reply is not None:
+                return reply
     return read_reply(spec, data, strict, choice)
+
+
+def _build_fast_read(spec: WireSpec, strict: bool | None) -> FastRead:
+    from .fastread import build_fast_read  # lazy: generated on a spec's second read
+
+    refuse = refuses_unknown(spec, strict)
+    fast = spec.fast.get(("read", refuse)) or build_fast_read(spec, refuse)
+    spec.fast[("read", refuse)] = spec.fast[("read", strict)] = fast
+    return fast
 
 
 def _with_reply(spec: WireSpec, response: dict[str, Any], strict: bool | None) -> UnmappedCall:

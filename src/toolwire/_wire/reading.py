@@ -30,6 +30,7 @@ from .._values.reply import (
 )
 from .._values.server_call import ServerToolCall
 from .._values.toolcall import ToolCall
+from .._values.turn import Turn
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
 from .content import assistant_text
 from .walk import (
@@ -47,7 +48,9 @@ from .walk import (
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["choice_view", "failed_calls", "read_reply"]
+__all__ = [
+    "choice_view", "failed_calls", "read_reply", "server_call", "turn_values", "unknown_reason",
+]
 
 
 def _check_choice(choice: Any) -> int:
@@ -99,7 +102,7 @@ def choice_view(
     return value, count
 
 
-def _server_call(entry: ServerEntry, item: dict[str, Any], shown: str | None) -> ServerToolCall:
+def server_call(entry: ServerEntry, item: dict[str, Any], shown: str | None) -> ServerToolCall:
     server_id = entry.id.evaluate(item)
     return ServerToolCall(
         shown or "",
@@ -111,7 +114,7 @@ def _server_call(entry: ServerEntry, item: dict[str, Any], shown: str | None) ->
     )
 
 
-def _unknown_reason(spec: WireSpec, item_type: Any) -> str:
+def unknown_reason(spec: WireSpec, item_type: Any) -> str:
     if item_type is None:
         return "the item carries no type, so no entry of the spec can match it"
     if not isinstance(item_type, str):
@@ -134,6 +137,18 @@ def failed_calls(spec: WireSpec, response: dict[str, Any]) -> list[SkippedItem]:
     return found
 
 
+def turn_values(spec: WireSpec, response: dict[str, Any]) -> dict[str, Any]:
+    """Each ``${response:…}`` expression of the spec's ``render`` part on the reply, by its
+    text (null ones left out: a null placeholder is absent), for :class:`Turn`."""
+    found = {}
+    if spec.render is not None:
+        for source, expression in spec.render.expressions.items():
+            value = expression.evaluate(response)
+            if value is not None:
+                found[source] = value
+    return found
+
+
 def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0) -> Reply:
     """Everything at once: calls, server-side calls, truncation and every loose end."""
     whole = response_of(spec, data)
@@ -148,9 +163,12 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
     refused: list[RefusedItem] = []
     errors: list[UnmappedCall] = []
     records: list[ItemRecord] = []
+    echoed: list[Any] | None = [] if spec.render is not None else None
     try:
         for index, key, where, item, item_type in walk_located(spec, response):
             entry = match(spec, item, item_type)
+            if echoed is not None and key[2] is None and type(entry) is not CallEntry:
+                echoed.append(item)  # a top-level item the turn gives back as it is
             # isinstance: an UnlistedKey is reported by its name (and never matched).
             shown = str(item_type) if isinstance(item_type, str) else None
             if entry is None or type(entry) is RefuseEntry:
@@ -163,7 +181,7 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                     errors.append(error)
                     refused.append(RefusedItem(index, where, shown, error.code, error.reason))
                 else:
-                    reason = _unknown_reason(spec, item_type)
+                    reason = unknown_reason(spec, item_type)
                     unknown.append(UnknownItem(index, where, shown, reason))
                     if shown is not None and shown not in unknown_types:
                         unknown_types.append(shown)
@@ -175,10 +193,12 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
                     skipped.append(SkippedItem(index, where, shown, name[1]))
                     continue
                 raw = entry.arguments.evaluate(item)
+                if echoed is not None and key[2] is None:
+                    echoed.append(len(calls))  # a call item: written back from its call
                 calls.append(built(entry, item, name, raw, index))
                 call_records.append(call_record(index, where, shown, entry.index, raw is not None))
             elif type(entry) is ServerEntry:
-                server_calls.append(_server_call(entry, item, shown))
+                server_calls.append(server_call(entry, item, shown))
     except ToolwireError:
         if not errors:  # a refusal earlier in response order is the answer: see below
             raise
@@ -190,15 +210,15 @@ def read_reply(spec: WireSpec, data: Any, strict: bool | None = None, choice: in
         finish = spec.finish_reason.evaluate(response) if spec.finish_reason else None
         if spec.failed_calls:
             skipped.extend(failed_calls(spec, response))
+        turn = None if echoed is None else Turn.read(tuple(echoed), turn_values(spec, response))
     except ValueError as exc:
         if not errors:
             raise guarded(spec, exc) from None
-        truncated, finish = False, None
+        truncated, finish, turn = False, None, None
     reply = read_reply_value(
         spec.format, tuple(calls), tuple(server_calls), truncated, plain_text(finish),
         tuple(unknown_types), tuple(skipped), tuple(records), tuple(unknown), tuple(refused),
-        tuple(call_records), choice, count, assistant_text(spec, response),
-        (spec, response),  # for assistant_message(): not its value
+        tuple(call_records), choice, count, assistant_text(spec, response), turn,
     )
     if errors:
         first = errors[0]

@@ -66,19 +66,21 @@ def _types(spec: WireSpec, kind: str) -> str:
 
 def _sources(spec: WireSpec) -> str:
     lines: list[str] = []
-    for source in spec.data.get("items") or ():
-        select = _code(source["select"]) + (" (one object)" if source.get("single") else "")
-        if "type_field" in source:
-            typed = f"typed by {_code(source['type_field'])}"
-            if "type_default" in source:
-                typed += f", default {_code(source['type_default'])}"
-        elif "type_by_key" in source:
+    for source in spec.sources:
+        select = _code(source.select.source) + (" (one object)" if source.single else "")
+        how, value, default = source.typing
+        if how == "type_field":
+            typed = f"typed by {_code(value)}"
+            if default is not None:
+                typed += f", default {_code(default)}"
+        elif how == "type_by_key":
             typed = "typed by the first key present"
         else:
-            typed = f"all {_code(source['type_const'])}"
+            typed = f"all {_code(value)}"
         lines.append(f"{select}: {typed}")
-        for nested in source.get("nested") or ():
-            lines.append(f"↳ {_code(nested['select'])} of items where {_code(nested['when'])}")
+        for nested in source.nested:
+            lines.append(f"↳ {_code(nested.select.source)} of items where"
+                         f" {_code(nested.when.source)}")
     return "<br>".join(lines)
 
 
@@ -106,8 +108,8 @@ def _sniffing_base(spec: WireSpec, specs: Mapping[str, WireSpec]) -> str | None:
     current: WireSpec | None = spec
     while current is not None and current.sniff is None and current.format not in seen:
         seen.add(current.format)
-        base = current.data.get("extends")
-        current = specs.get(base) if isinstance(base, str) else None
+        base = current.extends
+        current = specs.get(base) if base is not None else None
     return current.format if current is not None and current.sniff is not None else None
 
 
@@ -121,8 +123,9 @@ def _entry_keys(data: Mapping[str, Any]) -> dict[tuple[str, str, Any], Any]:
 
 def _difference(spec: WireSpec, base: WireSpec) -> list[str]:
     """What a derived spec changes in its base, as short phrases."""
-    changed = [key for key in _INHERITED if spec.data.get(key) != base.data.get(key)]
-    mine, theirs = _entry_keys(spec.data), _entry_keys(base.data)
+    declared, base_declared = spec.declared(), base.declared()
+    changed = [key for key in _INHERITED if declared.get(key) != base_declared.get(key)]
+    mine, theirs = _entry_keys(declared), _entry_keys(base_declared)
     for key in mine:
         kind, item_type, _ = key
         if key not in theirs:
@@ -130,8 +133,8 @@ def _difference(spec: WireSpec, base: WireSpec) -> list[str]:
         elif mine[key] != theirs[key]:
             changed.append(f"~{kind} {_code(item_type)}")
     changed += [f"-{k[0]} {_code(k[1])}" for k in theirs if k not in mine]
-    mine_rules = {r["name"]: r for r in (spec.data.get("stream") or {}).get("rules") or ()}
-    base_rules = {r["name"]: r for r in (base.data.get("stream") or {}).get("rules") or ()}
+    mine_rules = {r["name"]: r for r in (spec.stream_part or {}).get("rules") or ()}
+    base_rules = {r["name"]: r for r in (base.stream_part or {}).get("rules") or ()}
     for name, rule in mine_rules.items():
         if name not in base_rules:
             changed.append(f"+stream rule {_code(name)}")
@@ -141,8 +144,8 @@ def _difference(spec: WireSpec, base: WireSpec) -> list[str]:
 
 
 def _extends(spec: WireSpec, specs: Mapping[str, WireSpec]) -> str:
-    base_name = spec.data.get("extends")
-    if not isinstance(base_name, str):
+    base_name = spec.extends
+    if base_name is None:
         return ""
     base = specs.get(base_name)
     if base is None:
@@ -153,8 +156,8 @@ def _extends(spec: WireSpec, specs: Mapping[str, WireSpec]) -> str:
 
 def _stream(spec: WireSpec) -> str:
     """The stream part in one cell: framing, ready policy, end signal, rules as name(op)."""
-    stream = spec.data.get("stream")
-    if not isinstance(stream, dict):
+    stream = spec.stream_part
+    if stream is None:
         return "not streamed"
     rules = ", ".join(
         f"{rule['name']}({next(op for op in _STREAM_OPS if op in rule)})"

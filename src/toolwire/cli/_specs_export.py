@@ -41,7 +41,7 @@ def _standalone(data: dict[str, Any]) -> dict[str, Any]:
 
 def export_document(registry: Registry) -> dict[str, Any]:
     """The export's JSON: ``{export_version, spec_version, wire: {...}, text: {...}}``."""
-    wire = {name: _standalone(copy_json(spec.data)) for name, spec in registry.specs().items()}
+    wire = {name: _standalone(spec.declared()) for name, spec in registry.specs().items()}
     text = {name: copy_json(spec._data) for name, spec in registry.text_specs().items()}
     return {"export_version": EXPORT_VERSION, "spec_version": 1, "wire": wire, "text": text}
 

@@ -86,7 +86,11 @@ def _decoded_input(server_call: dict[str, Any]) -> dict[str, Any]:
 
 def _without_provenance(reply: dict[str, Any]) -> dict[str, Any]:
     calls = [{k: v for k, v in c.items() if k != "raw_arguments"} for c in reply["calls"]]
-    return {**reply, "calls": calls,
+    turn = reply.get("turn")
+    if turn is not None:  # the turn holds the server items whose input streamed as text
+        items = [i if type(i) is int else _decoded_input(i) for i in turn["items"]]
+        turn = {**turn, "items": items}
+    return {**reply, "calls": calls, "turn": turn,
             "server_calls": [_decoded_input(s) for s in reply["server_calls"]]}
 
 

@@ -95,6 +95,8 @@ export class Reply {
     this.refused = frozen(copy(raw.refused));
     this.items = frozen(copy(raw.items || []));
     this.text = raw.text ?? null;
+    // what the assistant turn is written from beside calls and text (§7), or null
+    this.turn = raw.turn ? frozen(copy(raw.turn)) : null;
     Object.freeze(this);
   }
 

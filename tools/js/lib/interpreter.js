@@ -2,6 +2,7 @@
 import { decodeArguments, isObject, loads } from './json.js';
 import { holds } from './expression.js';
 import { normalized } from './normalize.js';
+import { responseValues } from './turn.js';
 
 export class ToolwireError extends Error {
   constructor(code, message, fields = {}) { super(message); this.code = code; Object.assign(this, fields); }
@@ -82,7 +83,7 @@ export function* withNested(source, item, index) {
       if ((source.nested || []).some((n) => holds(n.when, child))) {
         throw malformed('nested items are walked one level only', { item_index: index });
       }
-      yield { index, item: child, type: typeOf(source, child), location: `${location}.${nested.select.source}[${j}]` };
+      yield { index, item: child, type: typeOf(source, child), location: `${location}.${nested.select.source}[${j}]`, nested: true };
     }
   }
 }
@@ -184,6 +185,7 @@ export function visit(spec, reply, refusals, { index, item, type, location }, re
 export const emptyReply = (spec) => ({
   format: spec.format, calls: [], server_calls: [], unknown_types: [], skipped: [], unknown: [], refused: [],
   call_records: [], items: [], truncated: false, finish_reason: null, choice: 0, choice_count: null, text: null,
+  turn: null,
 });
 
 // A provider error's field (§1.12): a string as sent, a number as an id writes it, else null.
@@ -238,11 +240,20 @@ export function read(spec, data, strict = null, choice = null) {
   const reply = { ...emptyReply(spec), choice: chosen, choice_count: count };
   const refusals = [];
   try {
-    for (const walked of walk(spec, view)) visit(spec, reply, refusals, walked, refuseUnknown);
+    // §7: the turn's items: each top-level item as sent, a call item as its call's index
+    const echoed = spec.data && spec.data.render ? [] : null;
+    for (const walked of walk(spec, view)) {
+      const [calls, skipped] = [reply.calls.length, reply.skipped.length];
+      visit(spec, reply, refusals, walked, refuseUnknown);
+      if (echoed === null || walked.nested) continue;
+      if (reply.calls.length > calls) echoed.push(calls);
+      else if (reply.skipped.length === skipped) echoed.push(walked.item);
+    }
     reply.truncated = spec.truncated ? holds(spec.truncated, view) : false;
     reply.finish_reason = spec.finish_reason ? textOrNull(spec.finish_reason.evaluate(view)) : null;
     reply.skipped.push(...failedCalls(spec, view));
     if (spec.content) reply.text = textOf(spec.content.evaluate(view));
+    if (echoed !== null) reply.turn = { items: echoed, response: responseValues(spec, view) };
   } catch (error) {
     if (refusals.length) throw withReply(refusals[0], reply); // the first refusal wins (§1.3 step 7)
     if (error instanceof ToolwireError) throw error;

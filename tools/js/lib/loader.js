@@ -107,15 +107,14 @@ function bareLiteralName(source) {
   return null;
 }
 
-// specs/README.md §6: a render part's `text` and every ${response:<expression>} placeholder.
+// specs/README.md §6.1: every ${response:<expression>} placeholder of a render part.
 const RESPONSE = '${response:';
 function* renderExpressions(part) {
   const found = [];
   const stack = Object.entries(part).map(([k, v]) => [`/render/${escapePointer(k)}`, v]);
   while (stack.length) {
     const [pointer, value] = stack.pop();
-    if (pointer === '/render/text' && typeof value === 'string') found.push([pointer, value]);
-    else if (typeof value === 'string' && value.startsWith(RESPONSE) && value.endsWith('}')) {
+    if (typeof value === 'string' && value.startsWith(RESPONSE) && value.endsWith('}')) {
       found.push([pointer, value.slice(RESPONSE.length, -1).replace(/\?$/, '').trim()]);
     } else if (Array.isArray(value)) value.forEach((v, i) => stack.push([`${pointer}/${i}`, v]));
     else if (value && typeof value === 'object') {
@@ -130,7 +129,7 @@ function* renderExpressions(part) {
 function atOffset(doc, pointer, source, offset) {
   const [line, col] = locate(doc, pointer);
   if (source.includes('\n')) return [line, col];
-  const inside = pointer.startsWith('/render/') && pointer !== '/render/text' ? RESPONSE.length : 0;
+  const inside = pointer.startsWith('/render/') ? RESPONSE.length : 0;
   return [line, col + 1 + inside + offset];
 }
 

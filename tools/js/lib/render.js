@@ -42,10 +42,13 @@ function fillString(text, lookup, format) {
   return absent ? ABSENT : spliced;
 }
 
-// Variables: a root object, member by member (§6.1 rule 5), `response:` expressions on the reply.
-function lookupIn(roots, response) {
+// Variables: a root object, member by member (§6.1 rule 5), `response:` values the reply's turn carries.
+function lookupIn(roots, turn) {
   return (path) => {
-    if (path.startsWith('response:')) return response === undefined ? ABSENT : compileExpression(path.slice(9)).evaluate(response);
+    if (path.startsWith('response:')) {
+      const key = path.slice(9).replace(/\?$/, '').trim();
+      return turn && Object.hasOwn(turn.response, key) ? turn.response[key] : ABSENT;
+    }
     let v = roots;
     for (const name of path.split('.')) {
       if (!isObject(v) || !Object.hasOwn(v, name)) return ABSENT;
@@ -71,35 +74,28 @@ function callVars(call, format) {
 
 const renderCall = (render, call, format) => fill(render.call, lookupIn({ call: callVars(call, format) }), format);
 
-// The assistant turn of a reply; with `response` its items are the reply's own (else text_item and calls).
-export function assistantTurn(spec, reply, response) {
+// The assistant turn of a reply: its items from its turn (§7), else built from text_item and calls.
+export function assistantTurn(spec, reply, fromTurn = true) {
   const { render } = spec.data;
   const format = spec.format;
-  const kept = reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped');
-  const textValue = response !== undefined && render.text ? compileExpression(render.text).evaluate(response) : reply.text;
-  const text = typeof textValue === 'string' ? textValue : undefined;
+  const fate = fates(reply);
+  const kept = reply.calls.filter((_, i) => fate[i] !== 'dropped');
+  const text = typeof reply.text === 'string' ? reply.text : undefined;
+  const turn = fromTurn ? reply.turn : null;
   let items;
-  if (response !== undefined) {
-    const keptSet = new Set(kept);
-    const byLocation = new Map(reply.call_records.map((r, i) => [r.location, reply.calls[i]]));
-    const skipped = new Set(reply.skipped.map((r) => r.location));
+  if (turn) {
     items = [];
-    for (const source of spec.items) {
-      const selected = source.select.evaluate(response);
-      const list = selected === null ? [] : Array.isArray(selected) ? selected : [selected];
-      list.forEach((item, i) => {
-        const location = source.single ? source.select.source : `${source.select.source}[${i}]`;
-        const call = byLocation.get(location);
-        if (call) { if (keptSet.has(call)) items.push(renderCall(render, call, format)); } else if (!skipped.has(location)) items.push(item);
-      });
+    for (const entry of turn.items) {
+      if (typeof entry !== 'number') items.push(entry);
+      else if (fate[entry] !== 'dropped') items.push(renderCall(render, reply.calls[entry], format));
     }
   } else {
     const first = !text || !render.text_item ? [] : [fill(render.text_item, lookupIn({ text }), format)];
     items = [...first.filter((v) => v !== ABSENT), ...kept.map((c) => renderCall(render, c, format))];
   }
   const vars = { items, calls: kept.map((c) => renderCall(render, c, format)), text };
-  const turn = fill(render.assistant, lookupIn(vars, response), format);
-  return turn === ABSENT ? null : turn;
+  const filled = fill(render.assistant, lookupIn(vars, turn), format);
+  return filled === ABSENT ? null : filled;
 }
 
 // A whole reply body of the format holding the turn (the `reply` template).
@@ -121,7 +117,7 @@ export function roundTrip(spec, response, reply, same) {
   let checked = 0;
   for (const fromItems of [true, false]) {
     let turn;
-    try { turn = assistantTurn(spec, reply, fromItems ? response : undefined); } catch (error) {
+    try { turn = assistantTurn(spec, reply, fromItems); } catch (error) {
       if (error.code === 'render_error' && kept.some((c) => c.arguments_undecodable)) continue; // §6.2: refused, as it must be
       throw error;
     }
@@ -186,7 +182,7 @@ export function convert(reply, target, { lossy = false, ids = null } = {}) {
     }
     if (reply.server_calls.length) throw renderError(target.format, `${target.format} cannot carry calls the provider ran itself`);
   }
-  return assistantTurn(target, { ...reply, calls: kept, truncated: false }, undefined); // kept: none dropped
+  return assistantTurn(target, { ...reply, calls: kept, truncated: false }, false); // kept: none dropped
 }
 
 const MCP_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);

@@ -36,6 +36,7 @@ export function replyToDict(reply) {
     refused: reply.refused,
     items: reply.items,
     text: reply.text,
+    turn: reply.turn ?? null,
   };
 }
 
@@ -52,7 +53,7 @@ export function dumped(spec, reply, response, renderable) {
   const attempt = (make) => { try { return { turn: make() }; } catch (e) { if (e.code !== 'render_error') throw e; return { error: e.code }; } };
   const fate = fates(reply);
   const given = new Map(reply.calls.map((_, i) => [i, ANSWERS[i % ANSWERS.length]]).filter(([i]) => fate[i] !== 'dropped'));
-  entry.assistant = attempt(() => assistantTurn(spec, reply, response));
+  entry.assistant = attempt(() => assistantTurn(spec, reply));
   entry.converted = attempt(() => convert(reply, spec, { lossy: true }));
   entry.answered = attempt(() => answer(spec, reply, given));
   return entry;
