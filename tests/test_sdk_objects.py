@@ -98,8 +98,21 @@ def _outcome(fmt: str, data: Any, strict: bool | None) -> tuple[Any, ...]:
     except ToolwireError as exc:
         return ("error", exc.code, getattr(exc, "item_index", None))
     calls = [c.to_dict() for c in reply.calls]
-    return ("reply", reply, calls, [c.to_dict() for c in toolwire.extract(fmt, data)]
+    # An SDK object is read as its model_dump(exclude_none=True) (toolwire._sdk_objects): the
+    # turn keeps its items as they came, so a field the body sends as null is absent there.
+    value = reply.to_dict()
+    if value.get("turn") is not None:
+        value["turn"] = _without_nulls(value["turn"])
+    return ("reply", value, calls, [c.to_dict() for c in toolwire.extract(fmt, data)]
             if strict is None else None)
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
 
 
 def _build(fmt: str, body: dict[str, Any]) -> Any:

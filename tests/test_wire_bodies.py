@@ -70,7 +70,8 @@ def test_the_written_out_check_refuses_as_the_closures_do() -> None:
     registry = Registry.bundled()
     for _ in range(40):  # past the checks before the spec's check is written out
         assert len(registry.read("anthropic", {"content": [], "type": "message"}).calls) == 0
-    assert registry.spec("anthropic").fast.get("gate") is not None
+    fast = registry.spec("anthropic").fast  # the generated read writes the gate's check out
+    assert fast.get(("read", None)) is not None or fast.get("gate") is not None
     with pytest.raises(ProviderError):
         registry.read("anthropic", {"type": "error", "error": {"message": "Overloaded"}})
     with pytest.raises(MalformedResponse) as caught:
