@@ -80,3 +80,18 @@ def test_harness_runs_a_bounded_pass_without_findings(name: str, tmp_path: Path)
     assert done.returncode == 0, log[-4000:]
     runs = re.search(r"stat::number_of_executed_units: (\d+)", log)
     assert runs and int(runs.group(1)) > 0, log[-2000:]
+
+
+
+def test_the_mutator_moves_values_json_cannot_hold() -> None:
+    # Bodies the mutator grows may hold NaN or Infinity (Python's json reads them); the
+    # reader must refuse such a body, the mutator must go on copying its values around.
+    # (mutate_json itself calls into libFuzzer, which only runs inside a fuzzing run.)
+    if str(FUZZ) not in sys.path:
+        sys.path.insert(0, str(FUZZ))
+    common = importlib.import_module("_common")
+    value = [float("-inf"), 1, {"b": float("nan"), "c": [float("inf")]}]
+    copied = common.copy_value(value)
+    assert copied is not value and copied[2] is not value[2]
+    assert repr(copied) == repr(value)
+    assert common.copy_value({"a": [1, "x"]}) == {"a": [1, "x"]}

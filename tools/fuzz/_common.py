@@ -119,9 +119,18 @@ def parse_json(body: bytes) -> Any:
 
 
 def copy_value(value: Any) -> Any:
-    from toolwire._values.json_values import copy_json
+    """A copy of a value the mutator moves around. Mutated bodies may hold what JSON does
+    not (NaN, Infinity: the reader must refuse those, the mutator must not), so such a
+    value is copied as plain Python."""
+    import copy
 
-    return copy_json(value)
+    from toolwire._values.json_values import copy_json
+    from toolwire.errors import NotJSONValue
+
+    try:
+        return copy_json(value)
+    except NotJSONValue:
+        return copy.deepcopy(value)
 
 
 # -- a structure-aware mutator for JSON bodies ----------------------------------------------
