@@ -70,6 +70,9 @@ class Writer:
         self.lines: list[str] = []
         self.constants: dict[str, Any] = {}
         self.where = ""  # the location of the item being written (walk_code, located)
+        # The variable holding each path already read off the response, by its steps: the
+        # sources' selections (walk_code), then whatever reads the reply after the walk.
+        self.prefixes: dict[Any, str] = {}
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
@@ -99,6 +102,13 @@ class Writer:
         if not steps or type(steps[0]) is not str:
             self.line(depth, f"{target} = {self.constant(expression.evaluate, 's')}(response)")
             return
+        self.line(depth, f"{target} = {self.path(depth, steps, cache)}")
+
+    def path(self, depth: int, steps: list[str | int], cache: dict[Any, str]) -> str:
+        """The variable holding the response's field chain ``steps`` (the first a field),
+        read step by step with the engine's semantics; prefixes in ``cache`` are reused and
+        the new ones added (a variable assigned at ``depth``: give a copy of the cache
+        where the lines run only on some paths)."""
         current = "response"
         for length in range(1, len(steps) + 1):
             key = tuple(steps[:length])
@@ -115,7 +125,7 @@ class Writer:
                 self.line(depth, f"{name} = {current}[{step}] if type({current}) is list"
                                  f" and {fits} else _index({current}, {step})")
             current = name
-        self.line(depth, f"{target} = {current}")
+        return current
 
     def chain(self, depth: int, target: str, start: str, steps: list[str]) -> None:
         """``target = start.a.b...`` where ``start`` may be any value (null if not a dict)."""
@@ -407,7 +417,7 @@ def walk_code(w: Writer, spec: WireSpec, dispatch: Dispatch, located: bool) -> N
         # error naming the Accumulator.
         w.line(2, f"if {_predicate(w, spec.stream_event)}:")
         w.line(3, "return None")
-    prefixes: dict[Any, str] = {}
+    prefixes = w.prefixes
     for number, source in enumerate(spec.sources):
         path = source.select.source
         w.line(2, f"# source {number}: {path!r}")
