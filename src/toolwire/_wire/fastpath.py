@@ -453,9 +453,9 @@ def walk_code(w: Writer, spec: WireSpec, dispatch: Dispatch, located: bool) -> N
                 w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
                 w.line(6, "return None")
             if located:
-                inner = w.constant(f".{nested.select.source}", "path")
-                w.where = (f"f'{{{text}}}{{{inner}}}[{{cindex}}]'" if source.single else
-                           f"f'{{{text}}}[{{index}}]{{{inner}}}[{{cindex}}]'")
+                part = w.constant(f".{nested.select.source}", "path")
+                w.where = (f"f'{{{text}}}{{{part}}}[{{cindex}}]'" if source.single else
+                           f"f'{{{text}}}[{{index}}]{{{part}}}[{{cindex}}]'")
             dispatch(w, 5, source, number, "child", False)
 
 

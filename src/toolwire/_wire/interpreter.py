@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from .fastread import FastRead
 
 __all__ = [
-    "WALKS_BEFORE_COMPILING", "coerce_response", "extract", "from_item", "locate", "read",
-    "refuse_stream_event", "walk_extract",
+    "READ_KEYS", "WALKS_BEFORE_COMPILING", "coerce_response", "extract", "from_item", "locate",
+    "read", "refuse_stream_event", "walk_extract",
 ]
 
 
@@ -145,7 +145,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
     if choice == 0 and type(data) is not dict and isinstance(data, JSON_TEXT):
         data = coerce_response(data, spec.format, spec)  # parsed once, then as a dict
     if type(data) is dict and choice == 0:
-        fast = spec.fast.get(("read", strict))
+        fast = spec.fast.get(READ_KEYS.get(strict) or ("read", strict))
         if fast is None and spec.fast.get("read walked"):
             fast = _build_fast_read(spec, strict)
         elif fast is None:  # a process that reads one reply never pays for generating it
@@ -155,6 +155,10 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
             if reply is not None:
                 return reply
     return read_reply(spec, data, strict, choice)
+
+
+READ_KEYS = {None: ("read", None), True: ("read", True), False: ("read", False)}
+"""The keys of the generated read functions in ``spec.fast``, made once."""
 
 
 def _build_fast_read(spec: WireSpec, strict: bool | None) -> FastRead:
