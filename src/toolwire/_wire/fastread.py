@@ -25,7 +25,7 @@ from collections.abc import Callable
 from .._expression import is_true, path_steps
 from .._spec import CallEntry, Entry, IgnoreEntry, RefuseEntry, ServerEntry, Source, WireSpec
 from .._speed import TYPE_CHECKING, blank_of
-from .._values.records import CallRecord, ItemRecord, SkippedItem, UnknownItem
+from .._values.records import SkippedItem, UnknownItem, call_record, item_record
 from .._values.reply import Reply
 from .._values.turn import Turn
 from .content import text_of
@@ -57,30 +57,16 @@ class _Item:
         self.unknown = unknown
 
 
-def _record(where: str, shown: str, kind: str, entry: str) -> str:
-    """One statement line building an item's record in ``r`` (``item_record``)."""
-    return (f"r = _new(_IBlank); r.item_index = index; r.location = {where}; r.item_type ="
-            f" {shown}; r.kind = {kind}; r.entry = {entry}; r.__class__ = _ItemRecord")
-
-
-def _call_record(where: str, shown: str, entry: int) -> str:
-    """One statement line building a call's record in ``r`` (``call_record``)."""
-    return (f"r = _new(_CBlank); r.item_index = index; r.location = {where}; r.item_type ="
-            f" {shown}; r.entry = {entry}; r.arguments_selected = raw is not None;"
-            " r.__class__ = _CallRecord")
-
-
-def _cached(w: Writer, key: str, build: str, append: str) -> list[str]:
-    """Lines appending a record from this site's cache, built (and kept) on a miss.
+def _cached(w: Writer, key: str, build: str, cache: str = "", target: str = "r") -> list[str]:
+    """Lines setting ``target`` to this site's record for ``key``, built (and kept) on a miss.
 
     A record is an immutable value fixed by its place and its entry, so the replies of one
-    shape share them: a dictionary lookup where building one costs half a microsecond
-    (its stores go through ``object.__setattr__``). Each site keeps at most
-    ``_CACHE_SIZE`` records, so a hostile reply cannot grow it without bound."""
-    cache = w.constant({}, "records")
-    return [f"r = {cache}.get({key})", "if r is None:", f"    {build}",
-            f"    if len({cache}) < {_CACHE_SIZE}:", f"        {cache}[{key}] = r",
-            f"{append}(r)"]
+    shape share them: one dictionary lookup instead of building one. Each site keeps at
+    most ``_CACHE_SIZE``, so a hostile reply cannot grow it without bound."""
+    cache = cache or w.constant({}, "records")
+    return [f"{target} = {cache}.get({key})", f"if {target} is None:",
+            f"    {target} = {build}", f"    if len({cache}) < {_CACHE_SIZE}:",
+            f"        {cache}[{key}] = {target}"]
 
 
 _CACHE_SIZE = 256
@@ -91,18 +77,23 @@ def _entry_code(w: Writer, depth: int, entry: Entry, shown: str, it: _Item) -> N
     if type(entry) is RefuseEntry:
         w.line(depth, "return None")  # the interpreter raises it, with the partial reply
         return
-    for text in _cached(w, it.key, _record(it.where, repr(shown), repr(entry.kind),
-                                          str(entry.index)), "rec"):
-        w.line(depth, text)
     if type(entry) is CallEntry:
+        # The item's record and its call's (arguments selected or not) in one lookup.
+        for text in _cached(w, it.key, f"_call_site(index, {it.where}, {shown!r},"
+                                       f" {entry.index})", target="site"):
+            w.line(depth, text)
+        w.line(depth, "rec(site[0])")
         named = w.constant(entry, "entry")
-        after = _cached(w, f"({it.key}, raw is not None)",
-                        _call_record(it.where, repr(shown), entry.index), "crec")
+        after = ["crec(site[1] if raw is not None else site[2])"]
         if it.echo:
             after.append("echo(len(calls) - 1)")
         call_code(w, depth, entry, it.subject, tuple(after), _push(
             "skipped", f"_skip(index, {it.where}, {shown!r}, _unnamed({named}, {it.subject}))"))
         return
+    for text in _cached(w, it.key, f"_item(index, {it.where}, {shown!r}, {entry.kind!r},"
+                                   f" {entry.index})"):
+        w.line(depth, text)
+    w.line(depth, "rec(r)")
     if type(entry) is ServerEntry:
         named = w.constant(entry, "entry")
         for text in _push("servers", f"_server({named}, {it.subject}, {shown!r})"):
@@ -181,11 +172,14 @@ def _dispatch(w: Writer, depth: int, spec: WireSpec, source: Source, it: _Item) 
     if keyword == "elif":
         w.line(depth, "else:")
         inner = depth + 1
-    table = w.constant(ignored, "ignored")
+    # Each such type: its entry's index and its records by place.
+    table = w.constant({t: (k, {}) for t, k in ignored.items()}, "ignored")
     w.line(inner, f"k = {table}.get(t) if type(t) is str else None")
     w.line(inner, "if k is not None:")
-    for text in _cached(w, f"({it.key}, t)", _record(it.where, "t", "'ignore'", "k"), "rec"):
+    w.line(inner + 1, "kept = k[1]")
+    for text in _cached(w, it.key, f"_item(index, {it.where}, t, 'ignore', k[0])", "kept"):
         w.line(inner + 1, text)
+    w.line(inner + 1, "rec(r)")
     if it.echo:
         w.line(inner + 1, f"echo({subject})")
     for item_type, entries in listed:
@@ -236,13 +230,19 @@ class _Values:
         return f"x{self.count}"
 
     def value(self, depth: int, target: str, node: dict[str, Any], subject: str,
-              cache: dict[Any, str]) -> None:
+              cache: dict[Any, str], text: bool = False) -> None:
         """``target = <node on subject>`` with the engine's semantics (its closures in
         :mod:`toolwire._expression.closures`): a projection or flatten of anything but a
         list is null, a projection leaves its null results out, ``a || b`` is ``b`` where
         ``a`` is false to JMESPath. Off the response, paths read already are not read
-        again (``cache``)."""
+        again (``cache``). ``text``: ``target`` is the reply's text made of that value
+        (:func:`~.content.text_of`: a string as it is, a list's strings joined, else null)."""
         w = self.w
+        if text and not self.projects(node):
+            self.value(depth, target, node, subject, cache)
+            w.line(depth, f"if type({target}) is not str:")
+            w.line(depth + 1, f"{target} = _text_of({target})")
+            return
         steps = path_steps(node)
         if steps is not None:
             if subject == "response":
@@ -259,7 +259,7 @@ class _Values:
         elif kind == "pipe":
             left = self.fresh()
             self.value(depth, left, children[0], subject, cache)
-            self.value(depth, target, children[1], left, cache)
+            self.value(depth, target, children[1], left, cache, text)
         elif kind == "flatten":
             base = self.fresh()
             self.value(depth, base, children[0], subject, cache)
@@ -268,22 +268,41 @@ class _Values:
                           f" if isinstance({base}, list) else None")
         else:  # a projection, filtered or not
             base, element, kept = self.fresh(), self.fresh(), self.fresh()
-            self.value(depth, base, children[0], subject, cache)
+            listed = children[0]
+            # Over a flatten: the flattened elements, without the list of them.
+            flat = listed.get("type") == "flatten"
+            self.value(depth, base, listed["children"][0] if flat else listed, subject, cache)
             test = "" if kind == "projection" else str(condition(
                 children[2], element, exact=False, depth=self.count)) + " and "
             picked = _element(children[1], element)
-            w.line(depth, f"{target} = [{kept} for {element} in {base} if {test}"
-                          f"({kept} := {picked}) is not None]"
+            loop = (f"for x in {base} for {element} in (x if isinstance(x, list) else (x,))"
+                    if flat else f"for {element} in {base}")
+            # The text keeps the strings only; a projection keeps whatever is not null.
+            keeps = f"isinstance({kept} := {picked}, str)" if text else (
+                f"({kept} := {picked}) is not None")
+            w.line(depth, f"{target} = [{kept} {loop} if {test}{keeps}]"
                           f" if isinstance({base}, list) else None")
+            if text:
+                w.line(depth, f"{target} = ''.join({target}) if {target} else None")
+
+    @staticmethod
+    def projects(node: dict[str, Any]) -> bool:
+        """Whether ``node``'s value is a projection's (through the right of pipes)."""
+        while node.get("type") == "pipe":
+            node = node["children"][1]
+        return node.get("type") in ("projection", "filter_projection")
 
 
-def _selected(w: Writer, target: str, expression: Any) -> None:
+def _selected(w: Writer, target: str, expression: Any, text: bool = False) -> None:
     """``target = <expression on the response>``: written out where :func:`_writable`
-    says so, else the expression's closure."""
+    says so, else the expression's closure; ``text`` as for :meth:`_Values.value`."""
     if _writable(expression.ast):
-        _Values(w).value(2, target, expression.ast, "response", w.prefixes)
-    else:
-        w.line(2, f"{target} = {w.constant(expression.evaluate, 'e')}(response)")
+        _Values(w).value(2, target, expression.ast, "response", w.prefixes, text)
+        return
+    w.line(2, f"{target} = {w.constant(expression.evaluate, 'e')}(response)")
+    if text:
+        w.line(2, f"if type({target}) is not str:")
+        w.line(3, f"{target} = _text_of({target})")
 
 
 _COMPARED = (str, bool, type(None))
@@ -335,7 +354,7 @@ def _reply_parts(w: Writer, spec: WireSpec) -> None:
     if spec.content is None:
         w.line(2, "text = None")
     else:
-        _selected(w, "text", spec.content)
+        _selected(w, "text", spec.content, text=True)
     if spec.choices is not None:  # reading.choice_view's count, for the first alternative
         listed = w.path(2, list(spec.choices), w.prefixes)
         w.line(2, f"count = len({listed}) if type({listed}) is list else 0")
@@ -390,7 +409,7 @@ def _reply_code(w: Writer, spec: WireSpec) -> None:
         "call_records": "tuple(call_records)",
         "choice": "0",
         "choice_count": "None" if spec.choices is None else "count",
-        "text": "text if type(text) is str else _text_of(text)",
+        "text": "text",
         "turn": "None" if spec.render is None else "turn",
     }
     assert set(fields) == set(Reply._fields), "every field of a Reply, each once"
@@ -429,7 +448,7 @@ def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
                 return
             w.line(at, f"tt = {typer}({subject})")
             w.line(at, "shown = str(tt) if isinstance(tt, str) else None")
-            w.line(at, _record(where, "shown", "'unknown'", "None") + "; rec(r)")
+            w.line(at, f"rec(_item(index, {where}, shown, 'unknown', None))")
             for text in _push("unknown", f"_unk(index, {where}, shown, _reason(tt))"):
                 w.line(at, text)
             w.line(at, "if shown is not None:")
@@ -451,14 +470,21 @@ def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     return "\n".join(w.lines) + "\n", w.constants
 
 
+def _call_site(index: int, where: str, shown: str, entry: int) -> tuple[Any, ...]:
+    """The records of a call item at one place: its item record, then its call's with the
+    arguments selected and without."""
+    return (item_record(index, where, shown, "calls", entry),
+            call_record(index, where, shown, entry, True),
+            call_record(index, where, shown, entry, False))
+
+
 def build_fast_read(spec: WireSpec, refuse_unknown: bool) -> FastRead:
     """Compile the spec's read function (see the module docstring)."""
     text, constants = read_source(spec, refuse_unknown)
     namespace = namespace_of(constants)
     namespace["__builtins__"] = {**namespace["__builtins__"], "tuple": tuple}
     namespace.update({
-        "_IBlank": blank_of(ItemRecord), "_ItemRecord": ItemRecord,
-        "_CBlank": blank_of(CallRecord), "_CallRecord": CallRecord,
+        "_item": item_record, "_call_site": _call_site,
         "_RBlank": blank_of(Reply), "_Reply": Reply,
         "_TBlank": blank_of(Turn), "_Turn": Turn,
         "_skip": SkippedItem, "_unk": UnknownItem,
