@@ -369,7 +369,7 @@ class Registry:
                     if type(data) is dict:  # interpreter.read's first step, inlined
                         fast = spec.fast.get(READ_KEYS.get(strict) or ("read", strict))
                         if fast is not None:
-                            reply: Reply | None = fast(data)
+                            reply: Reply | None = fast(data, False)
                             return read_reply(spec, data, strict) if reply is None else reply
                     return interpreter.read(spec, data, strict)
                 except gate.ShapeMismatch as exc:

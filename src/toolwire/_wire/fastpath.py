@@ -156,11 +156,13 @@ class Writer:
 
 def call_code(
     w: Writer, depth: int, entry: CallEntry, subject: str, after: tuple[str, ...] = (),
-    unnamed: tuple[str, ...] = (),
+    unnamed: tuple[str, ...] = (), owned: str = "",
 ) -> None:
     """The code appending the call of the item in ``subject``; ``after`` lines follow each
     append, and ``unnamed`` lines run for an item without a usable name (read's records:
-    :mod:`.fastread`)."""
+    :mod:`.fastread`). ``owned`` names a variable true where the response is the reader's
+    own (parsed from JSON text here): its argument objects are then the call's as they
+    are, plain JSON that nothing else holds, with no copy made."""
     # name, arguments and id often share their first field (function.name,
     # function.arguments): read it once, as hand-written code would.
     fields = [entry.name, entry.arguments] + ([entry.id] if entry.id is not None else [])
@@ -208,9 +210,16 @@ def call_code(
     # The raw arguments are kept as sent: the owned copy of an object, a string itself.
     plain = not entry.keep  # pd is None on every call: the rare fields are all defaults
     w.line(depth + 1, "if type(raw) is dict:")
+    if owned:
+        w.line(depth + 2, f"if {owned}:")
+        w.line(depth + 3, "args = raw")
+        w.line(depth + 2, "else:")
+        depth += 1
     w.line(depth + 2, "args = dict(raw)")
     w.line(depth + 2, "if not _flat(map(type, args.values())):")
     w.line(depth + 3, "args = _copy(raw)")
+    if owned:
+        depth -= 1
     _new_call(w, depth + 2, "args", "_PLAIN" if plain else
               "_PLAIN if pd is None else _rare(False, None, None, pd)", after)
     w.line(depth + 1, "else:")

@@ -37,7 +37,7 @@ from .walk import call_name, plain_text
 if TYPE_CHECKING:
     from typing import Any
 
-    FastRead = Callable[[dict[str, Any]], "Reply | None"]
+    FastRead = Callable[[dict[str, Any], bool], "Reply | None"]
 else:  # the exported name exists at run time too, without importing typing for Any
     FastRead = Callable
 
@@ -88,7 +88,8 @@ def _entry_code(w: Writer, depth: int, entry: Entry, shown: str, it: _Item) -> N
         if it.echo:
             after.append("echo(len(calls) - 1)")
         call_code(w, depth, entry, it.subject, tuple(after), _push(
-            "skipped", f"_skip(index, {it.where}, {shown!r}, _unnamed({named}, {it.subject}))"))
+            "skipped", f"_skip(index, {it.where}, {shown!r}, _unnamed({named}, {it.subject}))"),
+            owned="owned")
         return
     for text in _cached(w, it.key, f"_item(index, {it.where}, {shown!r}, {entry.kind!r},"
                                    f" {entry.index})"):
@@ -420,11 +421,13 @@ def _reply_code(w: Writer, spec: WireSpec) -> None:
 
 
 def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, Any]]:
-    """The generated read's source and its constants: ``read(response)`` returns the
-    reply of the response's first alternative, or ``None`` to decline."""
+    """The generated read's source and its constants: ``read(response, owned)`` returns
+    the reply of the response's first alternative, or ``None`` to decline; ``owned``:
+    the response was parsed from JSON text by the caller, so nothing else holds its
+    objects (its argument objects are taken as they are, :func:`~.fastpath.call_code`)."""
     w = Writer()
     echo = spec.render is not None
-    w.line(0, "def read(response):")
+    w.line(0, "def read(response, owned):")
     w.line(1, "calls = []")
     w.line(1, "append = calls.append")
     w.line(1, "records = []")

@@ -142,8 +142,10 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
     a one-shot process, such as a CLI call, more than walking its one reply); on the
     first, where it declines (``None``), and for every other input, the interpreter
     answers, or raises the exact error."""
+    owned = False
     if choice == 0 and type(data) is not dict and isinstance(data, JSON_TEXT):
         data = coerce_response(data, spec.format, spec)  # parsed once, then as a dict
+        owned = True  # ours alone: its argument objects need no copy
     if type(data) is dict and choice == 0:
         fast = spec.fast.get(READ_KEYS.get(strict) or ("read", strict))
         if fast is None and spec.fast.get("read walked"):
@@ -151,7 +153,7 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
         elif fast is None:  # a process that reads one reply never pays for generating it
             spec.fast["read walked"] = True
         if fast is not None:
-            reply: Reply | None = fast(data)
+            reply: Reply | None = fast(data, owned)
             if reply is not None:
                 return reply
     return read_reply(spec, data, strict, choice)
