@@ -255,7 +255,9 @@ class _Values:
         kind, children = node.get("type"), node["children"]
         if kind == "or_expression":
             self.value(depth, target, children[0], subject, cache)
-            w.line(depth, f"if not _true({target}):")
+            # JMESPath's falsehood (is_true), a string's and null's tested in line.
+            w.line(depth, f"if not ({target} if type({target}) is str else"
+                          f" {target} is not None and _true({target})):")
             self.value(depth + 1, target, children[1], subject, dict(cache))  # one branch
         elif kind == "pipe":
             left = self.fresh()
@@ -276,15 +278,26 @@ class _Values:
             test = "" if kind == "projection" else str(condition(
                 children[2], element, exact=False, depth=self.count)) + " and "
             picked = _element(children[1], element)
-            loop = (f"for x in {base} for {element} in (x if isinstance(x, list) else (x,))"
-                    if flat else f"for {element} in {base}")
             # The text keeps the strings only; a projection keeps whatever is not null.
             keeps = f"isinstance({kept} := {picked}, str)" if text else (
                 f"({kept} := {picked}) is not None")
-            w.line(depth, f"{target} = [{kept} {loop} if {test}{keeps}]"
-                          f" if isinstance({base}, list) else None")
+            # Loops, not a comprehension: a reply's lists are short, and a comprehension
+            # makes and calls a function each time.
+            w.line(depth, f"if isinstance({base}, list):")
+            w.line(depth + 1, f"{target} = []")
+            if flat:
+                w.line(depth + 1, f"for x in {base}:")
+                w.line(depth + 2, f"for {element} in (x if isinstance(x, list) else (x,)):")
+                inner = depth + 3
+            else:
+                w.line(depth + 1, f"for {element} in {base}:")
+                inner = depth + 2
+            w.line(inner, f"if {test}{keeps}:")
+            w.line(inner + 1, f"{target}.append({kept})")
             if text:
-                w.line(depth, f"{target} = ''.join({target}) if {target} else None")
+                w.line(depth + 1, f"{target} = ''.join({target}) if {target} else None")
+            w.line(depth, "else:")
+            w.line(depth + 1, f"{target} = None")
 
     @staticmethod
     def projects(node: dict[str, Any]) -> bool:
