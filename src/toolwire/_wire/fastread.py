@@ -82,11 +82,11 @@ def _entry_code(w: Writer, depth: int, entry: Entry, shown: str, it: _Item) -> N
         for text in _cached(w, it.key, f"_call_site(index, {it.where}, {shown!r},"
                                        f" {entry.index})", target="site"):
             w.line(depth, text)
-        w.line(depth, "rec(site[0])")
+        w.line(depth, "records.append(site[0])")
         named = w.constant(entry, "entry")
-        after = ["crec(site[1] if raw is not None else site[2])"]
+        after = ["call_records.append(site[1] if raw is not None else site[2])"]
         if it.echo:
-            after.append("echo(len(calls) - 1)")
+            after.append("echoed.append(len(calls) - 1)")
         call_code(w, depth, entry, it.subject, tuple(after), _push(
             "skipped", f"_skip(index, {it.where}, {shown!r}, _unnamed({named}, {it.subject}))"),
             owned="owned")
@@ -94,13 +94,13 @@ def _entry_code(w: Writer, depth: int, entry: Entry, shown: str, it: _Item) -> N
     for text in _cached(w, it.key, f"_item(index, {it.where}, {shown!r}, {entry.kind!r},"
                                    f" {entry.index})"):
         w.line(depth, text)
-    w.line(depth, "rec(r)")
+    w.line(depth, "records.append(r)")
     if type(entry) is ServerEntry:
         named = w.constant(entry, "entry")
         for text in _push("servers", f"_server({named}, {it.subject}, {shown!r})"):
             w.line(depth, text)
     if it.echo:
-        w.line(depth, f"echo({it.subject})")
+        w.line(depth, f"echoed.append({it.subject})")
 
 
 def _type_code(w: Writer, depth: int, entries: tuple[Entry, ...], shown: str,
@@ -180,9 +180,9 @@ def _dispatch(w: Writer, depth: int, spec: WireSpec, source: Source, it: _Item) 
     w.line(inner + 1, "kept = k[1]")
     for text in _cached(w, it.key, f"_item(index, {it.where}, t, 'ignore', k[0])", "kept"):
         w.line(inner + 1, text)
-    w.line(inner + 1, "rec(r)")
+    w.line(inner + 1, "records.append(r)")
     if it.echo:
-        w.line(inner + 1, f"echo({subject})")
+        w.line(inner + 1, f"echoed.append({subject})")
     for item_type, entries in listed:
         if (item_type, entries) not in calling:
             w.line(inner, f"elif t == {item_type!r} and type(t) is str:")
@@ -443,14 +443,12 @@ def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     w.line(0, "def read(response, owned):")
     w.line(1, "calls = []")
     w.line(1, "append = calls.append")
+    # The reader's own lists are appended to by name: CPython specializes list.append.
     w.line(1, "records = []")
-    w.line(1, "rec = records.append")
     w.line(1, "call_records = []")
-    w.line(1, "crec = call_records.append")
     w.line(1, "servers = unknown = unknown_types = skipped = None")
     if echo:
         w.line(1, "echoed = []")
-        w.line(1, "echo = echoed.append")
     w.line(1, "try:")
 
     def dispatch(w: Writer, depth: int, source: Source, number: int, subject: str,
@@ -464,7 +462,7 @@ def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
                 return
             w.line(at, f"tt = {typer}({subject})")
             w.line(at, "shown = str(tt) if isinstance(tt, str) else None")
-            w.line(at, f"rec(_item(index, {where}, shown, 'unknown', None))")
+            w.line(at, f"records.append(_item(index, {where}, shown, 'unknown', None))")
             for text in _push("unknown", f"_unk(index, {where}, shown, _reason(tt))"):
                 w.line(at, text)
             w.line(at, "if shown is not None:")
@@ -473,7 +471,7 @@ def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
             w.line(at + 1, "elif shown not in unknown_types:")
             w.line(at + 2, "unknown_types.append(shown)")
             if echo and top:
-                w.line(at, f"echo({subject})")
+                w.line(at, f"echoed.append({subject})")
 
         _dispatch(w, depth, spec, source, _Item(subject, where, top, echo and top, unknown))
 
