@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .._spec import CallEntry, RefuseEntry, WireSpec
 from .._speed import TYPE_CHECKING
+from .._values.arguments import loads_strict
 from .._values.toolcall import ToolCall
 from ..errors import MalformedResponse, ToolwireError, UnmappedCall
 from . import gate
@@ -144,7 +145,14 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
     answers, or raises the exact error."""
     owned = False
     if choice == 0 and type(data) is not dict and isinstance(data, JSON_TEXT):
-        data = coerce_response(data, spec.format, spec)  # parsed once, then as a dict
+        parsed = None
+        if type(data) is str:  # coerce_response's way for a str, without its tests
+            try:
+                parsed = loads_strict(data)
+            except ValueError:
+                pass
+        # Parsed once, then read as a dict; coerce_response raises what is no JSON object.
+        data = parsed if type(parsed) is dict else coerce_response(data, spec.format, spec)
         owned = True  # ours alone: its argument objects need no copy
     if type(data) is dict and choice == 0:
         fast = spec.fast.get(READ_KEYS.get(strict) or ("read", strict))
