@@ -201,6 +201,14 @@ def condition(
         return _comparison(node, subject, exact, depth)
     if kind == "function_expression":
         return _function(node, subject, exact)
+    tests = _present_keys(node) if kind == "or_expression" and not exact else None
+    if tests is not None and len(tests) > 2 and subject.isidentifier():
+        # `a != null || b != null || …` on an element: false at once for an object that
+        # holds none of those keys (each field is null then), tested in C.
+        keys = tuple(test["children"][0]["value"] for test in tests)
+        written = " or ".join(str(_comparison(test, subject, exact, depth)) for test in tests)
+        return (f"(not (type({subject}) is dict and {subject}.keys().isdisjoint({keys!r}))"
+                f" and ({written}))")
     children = node.get("children", [])
     if not all(_boolean(child) for child in children):
         return None
@@ -212,6 +220,24 @@ def condition(
     if kind in ("and_expression", "or_expression"):
         joiner = " and " if kind == "and_expression" else " or "
         return f"({joiner.join(str(p) for p in parts)})"
+    return None
+
+
+def _present_keys(node: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The tests of an ``||`` of ``field != `null``` tests (each of one field), else None."""
+    kind, children = node.get("type"), node.get("children", [])
+    if kind == "or_expression":
+        tests: list[dict[str, Any]] = []
+        for child in children:
+            found = _present_keys(child)
+            if found is None:
+                return None
+            tests += found
+        return tests
+    if kind == "comparator" and node.get("value") == "ne":
+        left, right = children
+        if left.get("type") == "field" and _literal(right) == (True, None):
+            return [node]
     return None
 
 
