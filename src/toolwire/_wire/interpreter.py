@@ -145,12 +145,10 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
     answers, or raises the exact error."""
     owned = False
     if choice == 0 and type(data) is not dict and isinstance(data, JSON_TEXT):
-        parsed = None
-        if type(data) is str:  # coerce_response's way for a str, without its tests
-            try:
-                parsed = loads_strict(data)
-            except ValueError:
-                pass
+        try:  # a str: coerce_response's way, without its tests
+            parsed = loads_strict(data) if type(data) is str else None
+        except ValueError:
+            parsed = None
         # Parsed once, then read as a dict; coerce_response raises what is no JSON object.
         data = parsed if type(parsed) is dict else coerce_response(data, spec.format, spec)
         owned = True  # ours alone: its argument objects need no copy
