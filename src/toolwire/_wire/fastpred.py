@@ -162,8 +162,10 @@ def _count(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str |
     # ones out of the projection.
     # `xs[?p] || `[]`` is the projection where xs is a list (empty or not: both are a list
     # then), else the empty list: length 0.
-    return (f"(len([{element} for {element} in {items} if {holds} and {element} is not None])"
-            f" if isinstance({items}, list) else {'0' if or_empty else '_engine_error()'})")
+    listed = f"l{depth}"  # the list read once (a chain of calls off the response)
+    return (f"(len([{element} for {element} in {listed} if {holds} and {element} is not None])"
+            f" if isinstance({listed} := {items}, list)"
+            f" else {'0' if or_empty else '_engine_error()'})")
 
 
 def _function(node: dict[str, Any], subject: str, exact: bool) -> str | None:
