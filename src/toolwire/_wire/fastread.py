@@ -6,8 +6,10 @@ selections, type dispatch and call construction) with what ``read`` records besi
 calls: each item's record and location, the call records, the items without a usable name
 (``skipped``), the server calls, the unknown items and their types, and the turn's items
 (specs/README.md §1.3, §7). The reply's parts read off the whole response (``truncated``,
-``finish_reason``, failed calls, text, the turn's ``${response:…}`` values) are evaluated
-as the interpreter evaluates them.
+``finish_reason``, failed calls, text, the choice count, the turn's ``${response:…}``
+values) are written out over the paths the walk read, with the engine's semantics, and the
+function returns the :class:`~toolwire.Reply` itself, filled in on a writable blank
+(:func:`toolwire._speed.blank_of`).
 
 As for ``extract``, the generated code handles the regular case only: on anything
 irregular — a refused item, an unknown one where the spec fails closed, a name that is
