@@ -25,6 +25,7 @@ FORMS = [
     "a == `false` || b != `true`", "length(a[?starts_with(b, 'x')]) == `0`",
     "length(a[?b != `null` || error != `null`] || `[]`) > `0`", "length(a[?b == 'x']) >= `1`",
     "length(to_array(a)) < `2`", "length(a[0].content[?b == 'x'] || `[]`) <= `0`",
+    "length(a[?b != `null` || error != `null` || (status != `null` || type != `null`)]) > `0`",
 ]
 PREDICATES = sorted({
     *FORMS,

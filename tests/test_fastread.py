@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from test_fastpath import _variants
 
-from toolwire import Registry
+from toolwire import Registry, Reply
 from toolwire._spec.wirespec import WireSpec, compile_wire_spec
 from toolwire._wire import interpreter
 from toolwire._wire.fastread import build_fast_read
@@ -40,7 +40,7 @@ def _agree(spec: WireSpec, response: Any, strict: bool | None) -> bool:
     """Whether the generated function answered (and then agreed)."""
     fast = interpreter._build_fast_read(spec, strict)
     before = json.dumps(response)
-    answered = fast(response)
+    answered = fast(response, False)
     assert json.dumps(response) == before, "the generated function changed the response"
     if answered is None:
         return False
@@ -49,6 +49,12 @@ def _agree(spec: WireSpec, response: Any, strict: bool | None) -> bool:
     assert answered == reference
     assert answered.to_dict(raw=True) == reference.to_dict(raw=True)
     assert answered.call_records == reference.call_records
+    assert type(answered) is Reply and type(answered.turn) is type(reference.turn)
+    # A response parsed from JSON text is the reader's own: the same reply, no copies made.
+    owned = fast(json.loads(before), True)
+    assert owned is not None
+    assert owned == reference
+    assert owned.to_dict(raw=True) == reference.to_dict(raw=True)
     return True
 
 
@@ -116,6 +122,6 @@ def test_read_is_generated_on_a_specs_second_read() -> None:
 def test_the_generated_read_steps_aside_where_the_interpreter_raises() -> None:
     spec = REGISTRY.spec("anthropic")
     fast = build_fast_read(spec, True)
-    assert fast({"content": [{"type": "mystery"}]}) is None  # unknown, the spec failing closed
-    assert fast({"content": "text"}) is None  # not a list
-    assert fast({"content": [{"type": "tool_use", "name": "", "input": {}}]}) is None
+    assert fast({"content": [{"type": "mystery"}]}, False) is None  # unknown, failing closed
+    assert fast({"content": "text"}, False) is None  # not a list
+    assert fast({"content": [{"type": "tool_use", "name": "", "input": {}}]}, False) is None

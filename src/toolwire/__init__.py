@@ -170,7 +170,8 @@ def read(
     both calls are rejected. ``text_format`` (a text format, e.g. ``"hermes"``) also lifts the
     calls the model wrote into the assistant text; ``Reply.text`` is that text, clean.
     """
-    return Registry.default().read(
+    # The default registry, once built, without the classmethod call: read is hot.
+    return (_registry_module._DEFAULT or Registry.default()).read(
         fmt,
         data,
         strict=strict,

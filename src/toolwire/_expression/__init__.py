@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .closures import NotJSONError, element_of, field_of, path_steps
 from .compiler import EvaluationError, Expression, ExpressionError, compile_expression
+from .values import is_true
 
 __all__ = [
     "EvaluationError",
@@ -23,5 +24,6 @@ __all__ = [
     "compile_expression",
     "element_of",
     "field_of",
+    "is_true",
     "path_steps",
 ]

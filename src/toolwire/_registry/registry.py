@@ -24,6 +24,8 @@ from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
 from .._wire.content import lift_text_calls
 from .._wire.elsewhere import elsewhere, error_of
+from .._wire.interpreter import READ_KEYS
+from .._wire.reading import read_reply
 from .._wire.structured import structured_call
 from ..errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
 from .loading import bundled_text_specs, load_folder
@@ -359,6 +361,19 @@ class Registry:
         :class:`toolwire.Tools`, or the request body or tool list as sent, compiled for the
         reply's format) checks each call, lifted ones included, against the offered tools.
         """
+        if tools is None and text_format is None and not choice:
+            # The tool loop's call, straight: a named format, no checks, the first choice.
+            spec = self._specs.get(fmt) if type(fmt) is str else None
+            if spec is not None:
+                try:
+                    if type(data) is dict:  # interpreter.read's first step, inlined
+                        fast = spec.fast.get(READ_KEYS.get(strict) or ("read", strict))
+                        if fast is not None:
+                            reply: Reply | None = fast(data, False)
+                            return read_reply(spec, data, strict) if reply is None else reply
+                    return interpreter.read(spec, data, strict)
+                except gate.ShapeMismatch as exc:
+                    raise self._elsewhere(spec, data, exc) from None
         text_spec = self.text_spec(text_format) if text_format is not None else None
         spec, response = self._spec_for(fmt, data)
         try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from .entries import (
     CallEntry,
     Entry,
+    FailedCall,
     IgnoreEntry,
     RefuseEntry,
     RenderPart,
@@ -31,6 +32,7 @@ __all__ = [
     "KINDS",
     "CallEntry",
     "Entry",
+    "FailedCall",
     "IgnoreEntry",
     "RefuseEntry",
     "RenderPart",

@@ -17,7 +17,9 @@ measurement says it pays (``docs/decisions/`` keeps the figures): a cold
 * :func:`blank_of` — a writable twin of an immutable class, so the reader fills a value in
   with plain attribute stores and then gives it its class: half the cost of setting each
   slot through the class's refusing ``__setattr__`` (a ``ToolCall``: 170 ns instead of
-  340 ns, a tenth of ``extract`` per call).
+  340 ns, a tenth of ``extract`` per call). A twin of a :class:`~.record.Record` gets
+  ``object``'s own ``__setattr__`` *and* ``__delattr__``, so its stores are plain slot
+  stores: a ``Reply``'s fifteen take 0.2 µs instead of 1.2 µs.
 """
 
 from __future__ import annotations
@@ -48,5 +50,8 @@ def blank_of(cls: type[_T]) -> Any:
     assert base is not None
     namespace: dict[str, Any] = {"__slots__": cls.__dict__.get("__slots__", ())}
     if base is not object:  # a Record base refuses stores: the twin accepts them
+        # Both, or CPython keeps the Python-level hook for the pair and every store
+        # goes through it (70 ns a store instead of 5).
         namespace["__setattr__"] = object.__setattr__
+        namespace["__delattr__"] = object.__delattr__
     return type(f"_{cls.__name__}Blank", (base,), namespace)

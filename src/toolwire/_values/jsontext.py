@@ -90,11 +90,14 @@ class _Patterns:
 _RE: Final = _Patterns()
 _BRACKETS: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 _DIGITS: Final = "0123456789"
-_MARKS: Final = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
-"""Each ASCII digit byte as ``0``, every other byte as a blank: a run of 309 digits in the
-text (in UTF-8, every byte of a non-ASCII character is 0x80 or more) is then a run of
-``_LONG_RUN`` — found by one C translation and one C search, where a pattern search
-looks at every character from Python's regular expression engine."""
+_MARKS: Final = bytes(
+    48 if 48 <= b <= 57 else 91 if b in (91, 123) else 32 for b in range(256))
+"""Each ASCII digit byte as ``0``, each opening bracket (``[`` or ``{``) as ``[``, every
+other byte as a blank: in UTF-8 every byte of a non-ASCII character is 0x80 or more, so
+a run of 309 digits in the text is a run of ``_LONG_RUN`` here and the brackets count
+the same. One C translation gives both checks of :func:`_check_limits` what they need,
+where a pattern search looks at every character from Python's regular expression
+engine."""
 _LONG_RUN: Final = b"0" * 309
 _BLANK: Final = " \t\n\r"
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
@@ -142,21 +145,20 @@ def _fault(text: str, pos: int, *, whole: bool) -> str:
 def _check_limits(text: str, start: int, end: int) -> None:
     """Raise for a decoded value that breaks a limit the C scanner does not know.
 
-    Each check first counts in C what it needs (brackets, digits) over the whole text,
-    strings included: only a text with enough of them is searched by pattern.
+    Each check first counts in C what it needs (brackets, digit runs) over the whole
+    text, strings included, from one translation (``_MARKS``): only a text with enough of
+    them is searched by pattern.
     """
-    if end - start > 2 * MAX_DEPTH and (
-        text.count("[", start, end) + text.count("{", start, end) > MAX_DEPTH
-    ):
+    if end - start < len(_LONG_RUN):  # too short for either: nesting takes 2 per level
+        return
+    marks = text[start:end].encode("utf-8", "surrogatepass").translate(_MARKS)
+    if end - start > 2 * MAX_DEPTH and marks.count(b"[") > MAX_DEPTH:
         segment = _RE.STRINGS.sub("", text[start:end])
         if segment.count("[") + segment.count("{") > MAX_DEPTH:
             depths = accumulate(map(_BRACKETS.__getitem__, _RE.NOT_BRACKETS.sub("", segment)))
             if max(depths, default=0) > MAX_DEPTH:
                 raise JsonFault("nesting-too-deep")
-    if (
-        end - start >= 309
-        and _LONG_RUN in text[start:end].encode("utf-8", "surrogatepass").translate(_MARKS)
-    ):
+    if _LONG_RUN in marks:
         code = classify(text, start, whole=False)[0]
         if code != "ok":
             raise JsonFault(code)

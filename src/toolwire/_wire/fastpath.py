@@ -70,6 +70,9 @@ class Writer:
         self.lines: list[str] = []
         self.constants: dict[str, Any] = {}
         self.where = ""  # the location of the item being written (walk_code, located)
+        # The variable holding each path already read off the response, by its steps: the
+        # sources' selections (walk_code), then whatever reads the reply after the walk.
+        self.prefixes: dict[Any, str] = {}
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
@@ -99,6 +102,13 @@ class Writer:
         if not steps or type(steps[0]) is not str:
             self.line(depth, f"{target} = {self.constant(expression.evaluate, 's')}(response)")
             return
+        self.line(depth, f"{target} = {self.path(depth, steps, cache)}")
+
+    def path(self, depth: int, steps: list[str | int], cache: dict[Any, str]) -> str:
+        """The variable holding the response's field chain ``steps`` (the first a field),
+        read step by step with the engine's semantics; prefixes in ``cache`` are reused and
+        the new ones added (a variable assigned at ``depth``: give a copy of the cache
+        where the lines run only on some paths)."""
         current = "response"
         for length in range(1, len(steps) + 1):
             key = tuple(steps[:length])
@@ -115,7 +125,7 @@ class Writer:
                 self.line(depth, f"{name} = {current}[{step}] if type({current}) is list"
                                  f" and {fits} else _index({current}, {step})")
             current = name
-        self.line(depth, f"{target} = {current}")
+        return current
 
     def chain(self, depth: int, target: str, start: str, steps: list[str]) -> None:
         """``target = start.a.b...`` where ``start`` may be any value (null if not a dict)."""
@@ -146,11 +156,13 @@ class Writer:
 
 def call_code(
     w: Writer, depth: int, entry: CallEntry, subject: str, after: tuple[str, ...] = (),
-    unnamed: tuple[str, ...] = (),
+    unnamed: tuple[str, ...] = (), owned: str = "",
 ) -> None:
     """The code appending the call of the item in ``subject``; ``after`` lines follow each
     append, and ``unnamed`` lines run for an item without a usable name (read's records:
-    :mod:`.fastread`)."""
+    :mod:`.fastread`). ``owned`` names a variable true where the response is the reader's
+    own (parsed from JSON text here): its argument objects are then the call's as they
+    are, plain JSON that nothing else holds, with no copy made."""
     # name, arguments and id often share their first field (function.name,
     # function.arguments): read it once, as hand-written code would.
     fields = [entry.name, entry.arguments] + ([entry.id] if entry.id is not None else [])
@@ -198,9 +210,16 @@ def call_code(
     # The raw arguments are kept as sent: the owned copy of an object, a string itself.
     plain = not entry.keep  # pd is None on every call: the rare fields are all defaults
     w.line(depth + 1, "if type(raw) is dict:")
+    if owned:
+        w.line(depth + 2, f"if {owned}:")
+        w.line(depth + 3, "args = raw")
+        w.line(depth + 2, "else:")
+        depth += 1
     w.line(depth + 2, "args = dict(raw)")
     w.line(depth + 2, "if not _flat(map(type, args.values())):")
     w.line(depth + 3, "args = _copy(raw)")
+    if owned:
+        depth -= 1
     _new_call(w, depth + 2, "args", "_PLAIN" if plain else
               "_PLAIN if pd is None else _rare(False, None, None, pd)", after)
     w.line(depth + 1, "else:")
@@ -407,7 +426,7 @@ def walk_code(w: Writer, spec: WireSpec, dispatch: Dispatch, located: bool) -> N
         # error naming the Accumulator.
         w.line(2, f"if {_predicate(w, spec.stream_event)}:")
         w.line(3, "return None")
-    prefixes: dict[Any, str] = {}
+    prefixes = w.prefixes
     for number, source in enumerate(spec.sources):
         path = source.select.source
         w.line(2, f"# source {number}: {path!r}")
@@ -443,9 +462,9 @@ def walk_code(w: Writer, spec: WireSpec, dispatch: Dispatch, located: bool) -> N
                 w.line(5, f"if {w.holds(5, inner.when, 'child')}:")
                 w.line(6, "return None")
             if located:
-                below = w.constant(f".{nested.select.source}", "path")
-                w.where = (f"f'{{{text}}}{{{below}}}[{{cindex}}]'" if source.single else
-                           f"f'{{{text}}}[{{index}}]{{{below}}}[{{cindex}}]'")
+                part = w.constant(f".{nested.select.source}", "path")
+                w.where = (f"f'{{{text}}}{{{part}}}[{{cindex}}]'" if source.single else
+                           f"f'{{{text}}}[{{index}}]{{{part}}}[{{cindex}}]'")
             dispatch(w, 5, source, number, "child", False)
 
 

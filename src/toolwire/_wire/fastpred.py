@@ -162,8 +162,10 @@ def _count(node: dict[str, Any], subject: str, exact: bool, depth: int) -> str |
     # ones out of the projection.
     # `xs[?p] || `[]`` is the projection where xs is a list (empty or not: both are a list
     # then), else the empty list: length 0.
-    return (f"(len([{element} for {element} in {items} if {holds} and {element} is not None])"
-            f" if isinstance({items}, list) else {'0' if or_empty else '_engine_error()'})")
+    listed = f"l{depth}"  # the list read once (a chain of calls off the response)
+    return (f"(len([{element} for {element} in {listed} if {holds} and {element} is not None])"
+            f" if isinstance({listed} := {items}, list)"
+            f" else {'0' if or_empty else '_engine_error()'})")
 
 
 def _function(node: dict[str, Any], subject: str, exact: bool) -> str | None:
@@ -201,6 +203,14 @@ def condition(
         return _comparison(node, subject, exact, depth)
     if kind == "function_expression":
         return _function(node, subject, exact)
+    tests = _present_keys(node) if kind == "or_expression" and not exact else None
+    if tests is not None and len(tests) > 2 and subject.isidentifier():
+        # `a != null || b != null || …` on an element: false at once for an object that
+        # holds none of those keys (each field is null then), tested in C.
+        keys = tuple(test["children"][0]["value"] for test in tests)
+        written = " or ".join(str(_comparison(test, subject, exact, depth)) for test in tests)
+        return (f"(not (type({subject}) is dict and {subject}.keys().isdisjoint({keys!r}))"
+                f" and ({written}))")
     children = node.get("children", [])
     if not all(_boolean(child) for child in children):
         return None
@@ -212,6 +222,24 @@ def condition(
     if kind in ("and_expression", "or_expression"):
         joiner = " and " if kind == "and_expression" else " or "
         return f"({joiner.join(str(p) for p in parts)})"
+    return None
+
+
+def _present_keys(node: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The tests of an ``||`` of ``field != `null``` tests (each of one field), else None."""
+    kind, children = node.get("type"), node.get("children", [])
+    if kind == "or_expression":
+        tests: list[dict[str, Any]] = []
+        for child in children:
+            found = _present_keys(child)
+            if found is None:
+                return None
+            tests += found
+        return tests
+    if kind == "comparator" and node.get("value") == "ne":
+        left, right = children
+        if left.get("type") == "field" and _literal(right) == (True, None):
+            return [node]
     return None
 
 

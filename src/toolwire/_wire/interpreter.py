@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .._spec import CallEntry, RefuseEntry, WireSpec
 from .._speed import TYPE_CHECKING
+from .._values.arguments import loads_strict
 from .._values.toolcall import ToolCall
 from ..errors import MalformedResponse, ToolwireError, UnmappedCall
 from . import gate
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
     from .fastread import FastRead
 
 __all__ = [
-    "WALKS_BEFORE_COMPILING", "coerce_response", "extract", "from_item", "locate", "read",
-    "refuse_stream_event", "walk_extract",
+    "READ_KEYS", "WALKS_BEFORE_COMPILING", "coerce_response", "extract", "from_item", "locate",
+    "read", "refuse_stream_event", "walk_extract",
 ]
 
 
@@ -142,19 +143,30 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
     a one-shot process, such as a CLI call, more than walking its one reply); on the
     first, where it declines (``None``), and for every other input, the interpreter
     answers, or raises the exact error."""
+    owned = False
     if choice == 0 and type(data) is not dict and isinstance(data, JSON_TEXT):
-        data = coerce_response(data, spec.format, spec)  # parsed once, then as a dict
+        try:  # a str: coerce_response's way, without its tests
+            parsed = loads_strict(data) if type(data) is str else None
+        except ValueError:
+            parsed = None
+        # Parsed once, then read as a dict; coerce_response raises what is no JSON object.
+        data = parsed if type(parsed) is dict else coerce_response(data, spec.format, spec)
+        owned = True  # ours alone: its argument objects need no copy
     if type(data) is dict and choice == 0:
-        fast = spec.fast.get(("read", strict))
+        fast = spec.fast.get(READ_KEYS.get(strict) or ("read", strict))
         if fast is None and spec.fast.get("read walked"):
             fast = _build_fast_read(spec, strict)
         elif fast is None:  # a process that reads one reply never pays for generating it
             spec.fast["read walked"] = True
         if fast is not None:
-            reply: Reply | None = fast(data)
+            reply: Reply | None = fast(data, owned)
             if reply is not None:
                 return reply
     return read_reply(spec, data, strict, choice)
+
+
+READ_KEYS = {None: ("read", None), True: ("read", True), False: ("read", False)}
+"""The keys of the generated read functions in ``spec.fast``, made once."""
 
 
 def _build_fast_read(spec: WireSpec, strict: bool | None) -> FastRead:

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from .._spec import CallEntry, RefuseEntry, ServerEntry, WireSpec
+from .._spec import CallEntry, FailedCall, RefuseEntry, ServerEntry, WireSpec
 from .._speed import TYPE_CHECKING
 from .._values.records import call_record, item_record
 from .._values.reply import (
@@ -49,7 +49,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
-    "choice_view", "failed_calls", "read_reply", "server_call", "turn_values", "unknown_reason",
+    "choice_view", "failed_call", "failed_calls", "read_reply", "server_call", "turn_values",
+    "unknown_reason",
 ]
 
 
@@ -125,16 +126,19 @@ def unknown_reason(spec: WireSpec, item_type: Any) -> str:
 def failed_calls(spec: WireSpec, response: dict[str, Any]) -> list[SkippedItem]:
     """The calls the reply says the model attempted and that did not come out
     (specs/README.md §1.13): a ``skipped`` record each, about the reply as a whole."""
-    found = []
-    for failed in spec.failed_calls:
-        if failed.when.evaluate(response) is not True:
-            continue
-        reason = failed.reason.evaluate(response) if failed.reason is not None else None
-        if not isinstance(reason, str) or not reason:
-            reason = (f"the reply reports a call the model attempted that did not come out"
-                      f" ({failed.type})")
-        found.append(SkippedItem(None, "", failed.type, str.__str__(reason)))
-    return found
+    return [
+        failed_call(failed, failed.reason.evaluate(response) if failed.reason else None)
+        for failed in spec.failed_calls if failed.when.evaluate(response) is True
+    ]
+
+
+def failed_call(failed: FailedCall, reason: Any) -> SkippedItem:
+    """The ``skipped`` record of one failed call that holds, ``reason`` the value of its
+    ``reason`` expression (its own words where that is a non-empty string)."""
+    if not isinstance(reason, str) or not reason:
+        reason = (f"the reply reports a call the model attempted that did not come out"
+                  f" ({failed.type})")
+    return SkippedItem(None, "", failed.type, str.__str__(reason))
 
 
 def turn_values(spec: WireSpec, response: dict[str, Any]) -> dict[str, Any]:
