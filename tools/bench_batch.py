@@ -26,7 +26,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -84,17 +83,32 @@ def write_corpus(path: Path, count: int, seed: int = 15) -> None:
             handle.write(_reply(rng, index) + "\n")
 
 
+# Runs one command and prints its wall seconds, peak RSS (KiB) and CPU seconds. The command
+# is started from this small process, not from the bench: Linux carries the peak RSS of the
+# process a child was spawned from into the child's own figure, so a command spawned from a
+# bench that has grown to hundreds of MB would report the bench's peak as its own.
+LAUNCHER = """
+import os, subprocess, sys, time
+started = time.perf_counter()
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+_pid, status, usage = os.wait4(child.pid, 0)
+seconds = time.perf_counter() - started
+if status != 0:
+    sys.stderr.write(child.stderr.read().decode())
+    raise SystemExit(f"failed ({status}): {' '.join(sys.argv[1:])}")
+print(seconds, usage.ru_maxrss, usage.ru_utime + usage.ru_stime)
+"""
+
+
 def _timed(argv: list[str]) -> tuple[float, int, float]:
     """Wall seconds, peak RSS (KiB) and CPU seconds of one run (with its reaped workers)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    started = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _pid, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - started
-    if status != 0:
-        raise SystemExit(f"failed ({status}): {' '.join(argv)}\n{child.stderr.read().decode()}")
-    child.stderr.close()
-    return seconds, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+    done = subprocess.run([sys.executable, "-c", LAUNCHER, *argv], env=env,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{done.stderr}")
+    seconds, rss, cpu = done.stdout.split()
+    return float(seconds), int(rss), float(cpu)
 
 
 def run(
