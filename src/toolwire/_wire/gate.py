@@ -94,11 +94,11 @@ def _mismatch(spec: WireSpec, needs: str, data: object) -> ShapeMismatch:
     return ShapeMismatch(spec.format, reason)
 
 
-CHECKS_BEFORE_COMPILING = 32
+CHECKS_BEFORE_COMPILING = 1
 """How many bodies a spec checks with its closures before its predicates are written out
 as one Python function (:func:`toolwire._wire.fastpred.passing_check`): the closures cost a
-read of a small reply a tenth to a fifth; a short-lived process reads too few replies to
-gain from compiling (the extract code's rule, :mod:`.interpreter`)."""
+read of a small reply a tenth to a fifth; a short-lived process that reads one reply does not
+gain from compiling, so the second check compiles (the extract code's rule, :mod:`.interpreter`)."""
 
 
 def _passes(spec: WireSpec, response: dict[str, object]) -> bool:

@@ -115,13 +115,13 @@ def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) 
     return calls
 
 
-WALKS_BEFORE_COMPILING = 32
+WALKS_BEFORE_COMPILING = 1
 """How many replies a spec's ``extract`` walks before its generated function is compiled.
 
-Generating and compiling that function costs as much as walking tens to hundreds of
-replies, and a short-lived process (a CLI call, a serverless function) reads one. The walk
-gives the same answer (:mod:`.fastpath`), so the first replies walk, and a process that
-reads many compiles soon (docs/decisions/2026-12-03-compile-after-32-replies.md).
+Generating and compiling that function costs as much as walking tens of replies, and a
+short-lived process (a CLI call, a serverless function) reads one: the first reply walks (the
+walk gives the same answer, :mod:`.fastpath`) and the second compiles, as the generated read
+does (docs/decisions/2026-12-04-generated-read.md).
 """
 
 
