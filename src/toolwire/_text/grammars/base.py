@@ -51,6 +51,7 @@ __all__ = [
     "Parsed",
     "decode_json_at",
     "decode_json_lenient_at",
+    "functions_end",
     "has_infinity",
     "may_be_json",
     "plausible_name",
@@ -114,6 +115,22 @@ def skip_blanks(text: str, pos: int) -> int:
         return pos
     match = _JSON_BLANKS.match(text, pos)
     return match.end() if match else pos
+
+
+def functions_end(text: str, start: int, occ: Occurrences, opening: str, closing: str) -> int:
+    """Where the run of functions starting at ``start`` of the whole reply ends: each at the
+    first ``closing`` after its ``opening``, only blanks (any Unicode space) between them;
+    -1 when one never closes (the XML grammars' ``extent``)."""
+    pos, end = start, -1
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if not text.startswith(opening, pos):
+            return end
+        close_at = occ.first(closing, pos + len(opening))
+        if close_at == -1:
+            return -1
+        pos = end = close_at + len(closing)
 
 
 OUT_OF_RANGE: Final = "number out of range"

@@ -33,7 +33,7 @@ from typing import Any, Final, TypeAlias
 from ..._values.toolcall import ToolCall
 from ..occurrences import Occurrences
 from ..typed import ALL_TYPES, Schemas, declared_types, type_value
-from .base import UNFINISHED, UNFINISHED_CODE, Parsed, plausible_name
+from .base import UNFINISHED, UNFINISHED_CODE, Parsed, functions_end, plausible_name
 
 __all__ = ["ElementGrammar", "ElementTags", "FunctionTags"]
 
@@ -113,16 +113,7 @@ class ElementGrammar:
         """Where the functions starting at ``start`` of the whole reply end, each at the first
         function close tag after its open tag, only blanks between; -1 when none closes."""
         opening, _, closing = self._function
-        pos, end = start, -1
-        while True:
-            while pos < len(text) and text[pos].isspace():
-                pos += 1
-            if not text.startswith(opening, pos):
-                return end
-            close_at = occ.first(closing, pos + len(opening))
-            if close_at == -1:
-                return -1
-            pos = end = close_at + len(closing)
+        return functions_end(text, start, occ, opening, closing)
 
     def _marker(self, text: str, occ: Occurrences, pos: int, end: int) -> tuple[int, bool]:
         """The next element marker in ``[pos, end)``: ``(position, is_close)``, or -1.

@@ -38,7 +38,7 @@ from ..._values.arguments import loads_strict
 from ..._values.toolcall import ToolCall
 from ..occurrences import Occurrences
 from ..typed import ALL_TYPES, Schemas, declared_types, type_declared, type_value
-from .base import UNFINISHED, UNFINISHED_CODE, Parsed, may_be_json, plausible_name
+from .base import UNFINISHED, UNFINISHED_CODE, Parsed, functions_end, may_be_json, plausible_name
 from .tagnames import read_tag
 
 __all__ = ["FunctionTags", "ParameterTags", "XmlGrammar"]
@@ -130,16 +130,7 @@ class XmlGrammar:
         if self._function is None:
             return -1
         opening, _, closing = self._function
-        pos, end = start, -1
-        while True:
-            while pos < len(text) and text[pos].isspace():
-                pos += 1
-            if not text.startswith(opening, pos):
-                return end
-            close_at = occ.first(closing, pos + len(opening))
-            if close_at == -1:
-                return -1
-            pos = end = close_at + len(closing)
+        return functions_end(text, start, occ, opening, closing)
 
     def _bare(
         self, chunk: str, cut: bool, schemas: Schemas | None
