@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CallRecord",
+    "CallSplit",
     "ItemRecord",
     "RefusedItem",
     "Reply",
@@ -99,7 +100,42 @@ def error_reasons(call: ToolCall) -> tuple[str, ...]:
     return tuple(reasons)
 
 
-class Reply(Record):
+class CallSplit:
+    """The tool-loop split of a reply's calls by their fates: what :class:`Reply` and
+    :class:`~toolwire.TextReply` share, each deciding the fates its own way."""
+
+    __slots__ = ()
+    calls: tuple[ToolCall, ...]
+
+    def fates(self) -> tuple[str, ...]:
+        """For each call, in order: ``runnable``, ``dropped`` or ``rejected``."""
+        raise NotImplementedError
+
+    def _with_fate(self, fate: str) -> tuple[ToolCall, ...]:
+        return tuple(c for c, f in zip(self.calls, self.fates(), strict=True) if f == fate)
+
+    @property
+    def runnable_calls(self) -> tuple[ToolCall, ...]:
+        """The calls to execute."""
+        return self._with_fate("runnable")
+
+    @property
+    def dropped_calls(self) -> tuple[ToolCall, ...]:
+        """Calls neither to run nor to answer, because the reply was cut off in them."""
+        return self._with_fate("dropped")
+
+    @property
+    def rejected_calls(self) -> tuple[ToolCall, ...]:
+        """Calls to answer with :meth:`error_result` instead of running them."""
+        return self._with_fate("rejected")
+
+    @property
+    def has_calls(self) -> bool:
+        """Whether the model wrote any call (decided by the items, never by finish_reason)."""
+        return bool(self.calls)
+
+
+class Reply(CallSplit, Record):
     """One reply, read: its calls, server-side calls, truncation and loose ends.
 
     Immutable values, like every record here (:class:`toolwire._speed.record.Record`: a
@@ -193,29 +229,6 @@ class Reply(Record):
         return tuple(
             call_fate(call, index == last, self.truncated) for index, call in enumerate(self.calls)
         )
-
-    def _with_fate(self, fate: str) -> tuple[ToolCall, ...]:
-        return tuple(c for c, f in zip(self.calls, self.fates(), strict=True) if f == fate)
-
-    @property
-    def runnable_calls(self) -> tuple[ToolCall, ...]:
-        """The calls to execute."""
-        return self._with_fate("runnable")
-
-    @property
-    def dropped_calls(self) -> tuple[ToolCall, ...]:
-        """Calls neither to run nor to answer, because the reply was cut off in them."""
-        return self._with_fate("dropped")
-
-    @property
-    def rejected_calls(self) -> tuple[ToolCall, ...]:
-        """Calls to answer with :meth:`error_result` instead of running them."""
-        return self._with_fate("rejected")
-
-    @property
-    def has_calls(self) -> bool:
-        """Whether the client has anything to run (decided by the items, not finish_reason)."""
-        return bool(self.calls)
 
     @property
     def other_choices(self) -> int:

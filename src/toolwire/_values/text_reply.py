@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from .._speed import TYPE_CHECKING
 from .._speed.record import Record, setfield
-from .reply import FATES, Reply, call_fate
+from .reply import FATES, CallSplit, Reply, call_fate
 from .toolcall import ToolCall
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class TextRegion(Record):
         return cls(start, end, data["text"], data["code"], data["reason"], recipient)
 
 
-class TextReply(Record):
+class TextReply(CallSplit, Record):
     """A reply read with a text spec.
 
     ``text`` is the answer: the reply without its call blocks and reasoning regions,
@@ -137,29 +137,6 @@ class TextReply(Record):
         reply cut (it is ``incomplete``, and dropped), so no complete call is dropped for
         standing last in a truncated reply."""
         return tuple(call_fate(call, False, False) for call in self.calls)
-
-    def _with_fate(self, fate: str) -> tuple[ToolCall, ...]:
-        return tuple(c for c, f in zip(self.calls, self.fates(), strict=True) if f == fate)
-
-    @property
-    def runnable_calls(self) -> tuple[ToolCall, ...]:
-        """The calls to execute."""
-        return self._with_fate("runnable")
-
-    @property
-    def dropped_calls(self) -> tuple[ToolCall, ...]:
-        """Calls neither to run nor to answer: the reply was cut off inside them."""
-        return self._with_fate("dropped")
-
-    @property
-    def rejected_calls(self) -> tuple[ToolCall, ...]:
-        """Calls to answer with :meth:`error_result` instead of running them."""
-        return self._with_fate("rejected")
-
-    @property
-    def has_calls(self) -> bool:
-        """Whether the model wrote any call."""
-        return bool(self.calls)
 
     error_result = staticmethod(Reply.error_result)
 
