@@ -153,6 +153,9 @@ def test_the_same_schema_content_gets_the_same_check() -> None:
     first = compile_check({"type": "object", "properties": {"a": {"type": "integer"}}})
     again = compile_check({"properties": {"a": {"type": "integer"}}, "type": "object"})
     assert first is not None and first is again
+    one, true = compile_check({"const": 1}), compile_check({"const": True})
+    assert one is not None and true is not None and one is not true
+    assert (one(1), one(True), true(True), true(1)) == (True, False, True, False)
 
 
 BOUNDARIES: list[tuple[Any, list[Any]]] = [

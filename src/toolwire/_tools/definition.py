@@ -13,6 +13,7 @@ from typing import Any
 from .._values.json_values import copy_json
 from .._values.toolcall import ArgumentError
 from ..errors import InvalidTools, RegexBudgetExceeded
+from .content import exact_content
 from .dialect import SchemaProblem, make_strict, translate, validator_class
 from .fastcheck import Check, compile_check
 from .part import RawTool, Shape
@@ -149,20 +150,9 @@ def _schema_key(cls: Any, schema: Any) -> tuple[Any, ...] | None:
     """``(cls, content)`` with every value's exact type in it (``1`` is not ``1.0`` is
     not ``true`` to a meta-schema), or None for content that is not plain JSON."""
     try:
-        return (cls, _content(schema))
+        return (cls, exact_content(schema))
     except (TypeError, RecursionError):
         return None
-
-
-def _content(value: Any) -> Any:
-    kind = type(value)
-    if kind is dict:
-        return (dict, tuple(sorted((k, _content(v)) for k, v in value.items())))
-    if kind is list:
-        return (list, tuple(_content(v) for v in value))
-    if kind in (str, int, float, bool) or value is None:
-        return (kind, value)
-    raise TypeError(kind.__name__)
 
 
 def schema_definition(

@@ -15,18 +15,18 @@ verdict, as long as ``True`` is exact; ``tests/test_tools_fastcheck.py`` holds e
 
 The generated source holds no text of the schema: property names, enum values, bounds and
 patterns reach it as constants bound to the function's globals, so nothing in a schema can
-change the code that runs. Functions are remembered by the schema's content, so rebuilding
+change the code that runs. Functions are remembered by the schema's exact content, so rebuilding
 the same tools in a loop writes nothing again.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 from .._boundedre import compile as compile_bounded
+from .content import exact_content
 from .formats import FORMATS
 
 __all__ = ["Check", "compile_check"]
@@ -77,7 +77,7 @@ _BOUNDS = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusive
 _MAX_DEPTH = 8
 _REMEMBERED = 512
 
-_CHECKS: dict[str, Check | None] = {}
+_CHECKS: dict[Any, Check | None] = {}
 
 
 class _Unsupported(Exception):
@@ -89,8 +89,8 @@ def compile_check(schema: Any) -> Check | None:
     if isinstance(schema, dict) and "$schema" in schema and schema["$schema"] not in _DRAFTS:
         return None
     try:
-        key = json.dumps(schema, sort_keys=True, allow_nan=False)
-    except (TypeError, ValueError, RecursionError):
+        key = exact_content(schema)
+    except (TypeError, RecursionError):
         key = None  # not plain JSON: compiled each time, and most likely deferred
     if key is not None and key in _CHECKS:
         return _CHECKS[key]
