@@ -123,14 +123,15 @@ export class Registry {
   // answer without them, and each region that gave no call is a skipped record.
   read(format, data, { strict = null, choice = null, tools = null, textFormat = null, textParams = {} } = {}) {
     if (format !== null && format !== undefined) this.spec(format); // an unknown name, named
-    if (textFormat !== null && textFormat !== undefined) this.#textSpec(textFormat);
+    const lifting = textFormat !== null && textFormat !== undefined;
+    const textSpec = lifting ? this.#textSpec(textFormat) : null; // an unknown name, named first
     // With every spec at hand: an error body or another format's reply is named (§1.11-1.12).
     let raw = readIn(this.specs(), format ?? null, data, strict, choice);
     const offered = tools === null || tools === undefined ? null
       : tools instanceof Tools ? tools : new Tools(raw.format, tools, this);
-    if (textFormat !== null && textFormat !== undefined) {
+    if (lifting) {
       // The same tools type the lifted calls' values (§1b.4) and check them.
-      const scan = offered ? textScanner(this.#textSpec(textFormat), textParams, { tools: offered })
+      const scan = offered ? textScanner(textSpec, textParams, { tools: offered })
         : this.#scanner(textFormat, textParams, null);
       try {
         raw = liftTextCalls(raw, scan, textFormat);
