@@ -12,9 +12,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import json
 import multiprocessing
 import pickle
+import pickletools
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -230,3 +233,88 @@ def test_read_runs_in_a_spawn_process_pool_as_in_process() -> None:
             with pytest.raises(ToolwireError) as caught:
                 result.get(timeout=120)
             assert _same(caught.value, expected)
+
+
+PUBLISHED_MODULES = {"toolwire", "toolwire.errors", "toolwire.types"}
+PICKLES = Path(__file__).parent / "pickles"
+
+
+def _public_classes() -> list[type]:
+    return [getattr(module, name)
+            for module in (toolwire, toolwire.errors, toolwire.types) for name in module.__all__
+            if isinstance(getattr(module, name), type)]
+
+
+def _modules_named(data: bytes) -> set[str]:
+    """Every module a pickle names: GLOBAL's argument, and STACK_GLOBAL's pushed string."""
+    named: set[str] = set()
+    strings: list[str] = []
+    for opcode, arg, _pos in pickletools.genops(data):
+        if opcode.name == "GLOBAL":
+            named.add(str(arg).split(" ")[0])
+        elif opcode.name == "STACK_GLOBAL":
+            named.add(strings[-2])
+        if isinstance(arg, str):
+            strings.append(arg)
+    return named
+
+
+def test_every_public_class_reports_the_module_it_is_published_in() -> None:
+    for cls in _public_classes():
+        assert cls.__module__ in PUBLISHED_MODULES, cls
+        published = getattr(__import__(cls.__module__, fromlist=["_"]), cls.__qualname__)
+        assert published is cls, f"{cls.__module__}.{cls.__qualname__} is not {cls!r}"
+
+
+def test_pickles_of_every_public_value_name_no_private_module() -> None:
+    assert SAMPLES
+    for sample in SAMPLES:
+        for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+            named = _modules_named(pickle.dumps(sample, protocol=protocol))
+            private = sorted(m for m in named if m.startswith("toolwire._"))
+            assert not private, f"a pickle of {sample!r} (protocol {protocol}) names {private}"
+
+
+def test_the_module_scan_sees_a_private_module_when_a_pickle_names_one() -> None:
+    from toolwire._values import jsontext
+
+    assert "toolwire._values.jsontext" in _modules_named(pickle.dumps(jsontext.JsonFault))
+
+
+@pytest.mark.parametrize("protocol", [2, 5])
+def test_pickles_written_by_toolwire_0_2_0_still_load(protocol: int) -> None:
+    data = (PICKLES / f"toolwire-0.2.0-protocol-{protocol}.pickle").read_bytes()
+    assert any(m.startswith("toolwire._") for m in _modules_named(data))  # the old names
+    expected = json.loads((PICKLES / "toolwire-0.2.0.json").read_text(encoding="utf-8"))
+    values = pickle.loads(data)
+    assert len(values) == len(expected) == 31
+    for value, then in zip(values, expected, strict=True):
+        assert type(value).__qualname__ == then["class"].rpartition(".")[2]
+        if then["to_dict"] is not None:
+            assert json.loads(json.dumps(value.to_dict(), default=repr)) == then["to_dict"]
+        else:
+            assert repr(value) == then["repr"]
+        if then["str"] is not None:
+            assert str(value) == then["str"]
+        assert _same(pickle.loads(pickle.dumps(value)), value)
+
+
+def test_a_pickled_record_with_a_field_this_version_lacks_is_refused_by_name() -> None:
+    record = ItemRecord(0, "/output/0", "function_call", "calls", 0)
+    state = record.__getstate__()
+    with pytest.raises(ValueError, match=r"unknown fields \['future'\]"):
+        ItemRecord.__new__(ItemRecord).__setstate__({**state, "future": 1})
+    with pytest.raises(ValueError, match=r"missing fields \['entry'\]"):
+        ItemRecord.__new__(ItemRecord).__setstate__(
+            {k: v for k, v in state.items() if k != "entry"})
+
+
+def test_a_pickled_call_keeps_every_field_by_name() -> None:
+    call = _made_by_hand()[3]
+    assert isinstance(call, ToolCall) and call.arguments_errors
+    state = call.__getstate__()
+    assert state["provider_data"] == {"thoughtSignature": "s"} and state["incomplete"] is True
+    back = pickle.loads(pickle.dumps(call))
+    assert back.to_dict() == call.to_dict()
+    plain = ToolCall("f", {"a": 1}, "c")
+    assert set(plain.__getstate__()) == {"name", "arguments", "id", "raw_arguments", "item_index"}

@@ -59,6 +59,8 @@ def _lookup(table: Mapping[str, _Spec], fmt: str) -> _Spec:
 class Registry:
     """Wire and text specs by format name, with the operations of :mod:`toolwire`."""
 
+    __module__ = "toolwire"  # the published name: reprs, pickles and docs show it
+
     def __init__(
         self,
         specs: Iterable[WireSpec] = (),

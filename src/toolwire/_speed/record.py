@@ -25,6 +25,7 @@ setfield = object.__setattr__
 
 
 def _rebuild(cls: type[Record], values: tuple[Any, ...]) -> Record:
+    """A record from a pickle written by toolwire 0.2.0 (the values in field order)."""
     record = object.__new__(cls)
     for name, value in zip(cls._fields, values, strict=True):
         setfield(record, name, value)
@@ -78,5 +79,23 @@ class Record:
     def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (type(self), tuple(getattr(self, name) for name in self._fields)))
+    # A pickle (object's own reduce, with this state) names the class by its published
+    # module (``__module__`` on the public records) and the fields by name, never a
+    # private function: a module move, or a field added later with its default in
+    # ``_pickle_defaults``, leaves stored pickles loadable.
+    _pickle_defaults: ClassVar[dict[str, Any]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self._fields}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        missing = [name for name in self._fields
+                   if name not in state and name not in self._pickle_defaults]
+        unknown = sorted(set(state) - set(self._fields))
+        if missing or unknown:
+            raise ValueError(
+                f"a pickled {type(self).__name__} does not fit this toolwire's: missing fields"
+                f" {missing}, unknown fields {unknown}"
+            )
+        for name in self._fields:
+            setfield(self, name, state[name] if name in state else self._pickle_defaults[name])

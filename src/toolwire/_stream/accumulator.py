@@ -68,6 +68,8 @@ class Accumulator:
     longer one fails the stream with ``malformed_stream``.
     """
 
+    __module__ = "toolwire"  # the published name: reprs, pickles and docs show it
+
     def __init__(
         self, fmt: str | None = None, *, strict: bool | None = None,
         registry: SpecSource | None = None, tools: Any = None,

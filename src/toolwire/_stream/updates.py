@@ -70,6 +70,10 @@ class StreamUpdate:
         return data
 
 
+StreamUpdate.__module__ = "toolwire"  # the published name (set after the dataclass
+# decorator, which resolves annotations in the module the class names)
+
+
 def _text(value: Any) -> str | None:
     return value if type(value) is str else None
 

@@ -45,6 +45,8 @@ class Tools:
     first call. ``Tools.from_schemas`` builds one from plain JSON Schemas.
     """
 
+    __module__ = "toolwire"  # the published name: reprs, pickles and docs show it
+
     __slots__ = ("_by_name", "definitions", "format")
 
     format: str | None

@@ -64,8 +64,16 @@ class ToolDefinition:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The validator and the fast check are rebuilt from the schema, never pickled.
-        return (_rebuild, (self.name, self.kind, self.schema, self.strict, self.dialect,
-                           self.index, self.reason))
+        # Through a method of the class: the pickle names only the published class.
+        return (type(self)._restored, (self.name, self.kind, self.schema, self.strict,
+                                       self.dialect, self.index, self.reason))
+
+    @classmethod
+    def _restored(
+        cls, name: str, kind: str, schema: dict[str, Any] | None, strict: bool, dialect: str,
+        index: int | None, reason: str | None,
+    ) -> ToolDefinition:
+        return _rebuild(name, kind, schema, strict, dialect, index, reason)
 
     def errors(self, arguments: dict[str, Any]) -> tuple[ArgumentError, ...]:
         """Every way ``arguments`` fail the schema, by pointer then keyword; ``()`` if none."""
@@ -89,10 +97,15 @@ class ToolDefinition:
         return tuple(ArgumentError(*f) for f in sorted(found))
 
 
+ToolDefinition.__module__ = "toolwire.types"  # the published name (set after the dataclass
+# decorator, which resolves annotations in the module the class names)
+
+
 def _rebuild(
     name: str, kind: str, schema: dict[str, Any] | None, strict: bool, dialect: str,
     index: int | None, reason: str | None,
 ) -> ToolDefinition:
+    """A definition rebuilt from its pickled fields (pickles written by 0.2.0 name this)."""
     validator = None if schema is None else _validator(None, name, index, schema, dialect)
     return ToolDefinition(name, kind, schema, strict=strict, dialect=dialect, index=index,
                           reason=reason, validator=validator)

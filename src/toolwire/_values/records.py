@@ -54,6 +54,8 @@ class ItemRecord(_Located):
     ``entry`` is the entry's index in its list (``None`` for unknown items).
     """
 
+    __module__ = "toolwire.types"  # the published name: reprs, pickles and docs show it
+
     __slots__ = ("entry", "item_index", "item_type", "kind", "location")
     item_index: int
     location: str
@@ -78,6 +80,8 @@ class SkippedItem(_Located):
     record being about the reply rather than one of its items, and ``item_type`` names the
     failure."""
 
+    __module__ = "toolwire.types"  # the published name: reprs, pickles and docs show it
+
     __slots__ = ("item_index", "item_type", "location", "reason")
     item_index: int | None
     location: str
@@ -101,6 +105,8 @@ class UnknownItem(SkippedItem):
     ``Reply.unknown_types``, so this record is where it shows.
     """
 
+    __module__ = "toolwire.types"  # the published name: reprs, pickles and docs show it
+
     __slots__ = ()
 
 
@@ -108,6 +114,8 @@ class RefusedItem(_Located):
     """An item the spec refuses to map (or, failing closed, could not type): the client
     must act on it, and toolwire cannot say how. ``code`` is the error's code
     (``unmapped_call`` or ``unknown_item_type``), ``reason`` what the client must do."""
+
+    __module__ = "toolwire.types"  # the published name: reprs, pickles and docs show it
 
     __slots__ = ("code", "item_index", "item_type", "location", "reason")
     item_index: int
@@ -134,6 +142,8 @@ class CallRecord(_Located):
     (null or absent): the call's ``{}`` then says "no arguments were there", which is
     right for a call without parameters and a spec mistake everywhere else.
     """
+
+    __module__ = "toolwire.types"  # the published name: reprs, pickles and docs show it
 
     __slots__ = ("arguments_selected", "entry", "item_index", "item_type", "location")
     item_index: int

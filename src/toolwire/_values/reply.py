@@ -152,6 +152,8 @@ class Reply(CallSplit, Record):
     JSON-restored reply renders the same turn.
     """
 
+    __module__ = "toolwire"  # the published name: reprs, pickles and docs show it
+
     __slots__ = (
         "call_records", "calls", "choice", "choice_count", "finish_reason", "format",
         "items", "refused", "server_calls", "skipped", "text", "truncated", "turn", "unknown",

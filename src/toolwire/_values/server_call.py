@@ -23,6 +23,8 @@ class ServerToolCall:
     carries none). ``raw`` is a copy of the provider's item.
     """
 
+    __module__ = "toolwire"  # the published name: reprs, pickles and docs show it
+
     __slots__ = ("_input", "_raw", "id", "name", "status", "type")
 
     type: str

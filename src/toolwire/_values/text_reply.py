@@ -39,6 +39,8 @@ class TextRegion(Record):
     refused message is addressed to (``None`` for a skipped region).
     """
 
+    __module__ = "toolwire.types"  # the published name: reprs, pickles and docs show it
+
     __slots__ = ("code", "end", "reason", "recipient", "start", "text")
     start: int
     end: int
@@ -105,6 +107,8 @@ class TextReply(CallSplit, Record):
     ``refused`` (only in the partial reply an :class:`~toolwire.errors.UnmappedCall` carries)
     the messages addressed to tools no function maps.
     """
+
+    __module__ = "toolwire"  # the published name: reprs, pickles and docs show it
 
     __slots__ = ("calls", "reasoning", "refused", "skipped", "text", "truncated")
     text: str

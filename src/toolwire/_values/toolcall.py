@@ -31,6 +31,8 @@ class ArgumentError(Record):
     ``type``, ``enum``…), ``message`` a sentence for the model to read.
     """
 
+    __module__ = "toolwire.types"  # the published name: reprs, pickles and docs show it
+
     __slots__ = ("keyword", "message", "pointer")
     pointer: str
     keyword: str
@@ -69,6 +71,8 @@ class ToolCall:
     the call's item stood in the reply) record provenance: they are kept and serialised,
     but two calls that say the same thing compare equal whatever their provenance.
     """
+
+    __module__ = "toolwire"  # the published name: reprs, pickles and docs show it
 
     # A reply's calls are built by the thousand, so the fast constructors write the slots
     # on a ``ToolCallBlank`` (below) rather than through this class's refusing
@@ -358,10 +362,31 @@ class ToolCall:
     def __deepcopy__(self, memo: dict[int, object]) -> ToolCall:
         return self
 
-    def __reduce__(self) -> tuple[object, ...]:
-        # Every slot as it is, whatever slots the class gains: no re-validation and no
-        # copy on the way in (the values were checked and owned when this call was made).
-        return (_restore_call, (type(self), tuple(getter(self) for getter in _SLOT_GETTERS)))
+    # A pickle names the class by its published module and the fields by their public
+    # names (not the slot layout), so a module move or a new field leaves stored pickles
+    # loadable; on the way in nothing is re-validated or copied (the values were checked
+    # and owned when this call was made).
+    def __getstate__(self) -> dict[str, Any]:
+        state = {"name": self.name, "arguments": self._arguments, "id": self.id,
+                 "raw_arguments": self._raw_arguments, "item_index": self.item_index}
+        if self._rare is not PLAIN:
+            state.update(zip(_RARE_NAMES, self._rare, strict=True))
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        unknown = set(state) - _STATE_NAMES
+        if unknown or "name" not in state:
+            raise ValueError(f"a pickled ToolCall does not fit this toolwire's: unknown fields"
+                             f" {sorted(unknown)}" + ("" if "name" in state else ", no name"))
+        setter = object.__setattr__
+        setter(self, "name", state["name"])
+        setter(self, "_arguments", state.get("arguments", {}))
+        setter(self, "id", state.get("id", ""))
+        setter(self, "_raw_arguments", state.get("raw_arguments"))
+        setter(self, "item_index", state.get("item_index"))
+        rare = tuple(state.get(name, default) for name, default in zip(
+            _RARE_NAMES, PLAIN, strict=True))
+        setter(self, "_rare", PLAIN if rare == PLAIN else rare)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data; always carries ``synthetic`` and ``arguments_undecodable``,
@@ -458,12 +483,20 @@ ToolCallBlank = blank_of(ToolCall)
 extract code) build a call before it becomes a ``ToolCall``."""
 
 _SLOT_NAMES = ToolCall.__slots__
-_SLOT_GETTERS = tuple(ToolCall.__dict__[slot].__get__ for slot in _SLOT_NAMES)
 _SLOT_SETTERS = tuple(ToolCall.__dict__[slot].__set__ for slot in _SLOT_NAMES)
 
 
+_RARE_NAMES = (
+    "synthetic", "arguments_undecodable", "arguments_error", "arguments_error_code",
+    "provider_data", "arguments_invalid", "arguments_errors", "unknown_tool", "incomplete",
+)
+"""The fields ``_rare`` holds, in its order (``PLAIN`` holds each one's default)."""
+_STATE_NAMES = frozenset(("name", "arguments", "id", "raw_arguments", "item_index",
+                          *_RARE_NAMES))
+
+
 def _restore_call(cls: type[ToolCall], values: tuple[Any, ...]) -> ToolCall:
-    """A pickled :class:`ToolCall` back: each slot set as it was (see ``__reduce__``)."""
+    """A :class:`ToolCall` from a pickle written by toolwire 0.2.0 (every slot in order)."""
     if len(values) != len(_SLOT_SETTERS):
         raise ValueError(
             f"a pickled ToolCall holds {len(values)} fields, this toolwire's has"

@@ -35,6 +35,8 @@ __all__ = ["Turn"]
 class Turn:
     """The parts of a reply's assistant turn that are neither its calls nor its text."""
 
+    __module__ = "toolwire.types"  # the published name: reprs, pickles and docs show it
+
     __slots__ = ("_items", "_response")
 
     _items: tuple[Any, ...]
@@ -127,7 +129,7 @@ class Turn:
         return self
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_restore, (type(self), self._items, self._response))
+        return (type(self).read, (self._items, self._response))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data: ``{"items": [...], "response": {...}}`` (specs/README.md §7)."""
@@ -154,4 +156,5 @@ class Turn:
 
 
 def _restore(cls: type[Turn], items: tuple[Any, ...], response: dict[str, Any]) -> Turn:
+    """A turn from a pickle written by toolwire 0.2.0."""
     return cls.read(items, response)

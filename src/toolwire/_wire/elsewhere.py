@@ -53,7 +53,7 @@ def elsewhere(
     try:
         response = coerce_response(data, None)
     except MalformedResponse:
-        return mismatch
+        return _public(mismatch)
     error = error_of(order, spec_of, response, spec.format)
     if error is not None:
         return error
@@ -74,4 +74,12 @@ def elsewhere(
             f" {fmt!r}",
             looks_like=fmt,
         )
-    return mismatch
+    return _public(mismatch)
+
+
+def _public(mismatch: MalformedResponse) -> MalformedResponse:
+    """The mismatch as the caller meets it: a plain ``malformed_response`` (the private
+    class only tells the registry to look elsewhere, and would name a private module in
+    a pickle)."""
+    return MalformedResponse(mismatch.format, mismatch.reason, mismatch.item_index,
+                             mismatch.field, mismatch.location, looks_like=mismatch.looks_like)
