@@ -57,7 +57,8 @@ def _variants(value: Any, depth: int = 0) -> Iterator[Any]:
 
 def _agree(spec: WireSpec, response: Any, strict: bool | None) -> None:
     refuse = spec.unknown_items == "refuse" if strict is None else strict
-    fast = spec.fast.get(refuse) or spec.fast.setdefault(refuse, build_fast_extract(spec, refuse))
+    built = spec.code.extract
+    fast = built.get(refuse) or built.setdefault(refuse, build_fast_extract(spec, refuse))
     assert interpreter._build_fast(spec, strict) is fast
     before = json.dumps(response)
     answered = fast(response)

@@ -114,9 +114,9 @@ def test_read_is_generated_on_a_specs_second_read() -> None:
     spec = Registry.from_paths().spec("openai")
     body = {"choices": [{"message": {"content": "hi"}}]}
     first = interpreter.read(spec, body)  # a one-shot process walks its one reply
-    assert ("read", None) not in spec.fast
+    assert None not in spec.code.read
     assert interpreter.read(spec, json.dumps(body)) == first
-    assert ("read", None) in spec.fast
+    assert None in spec.code.read
 
 
 def test_the_generated_read_steps_aside_where_the_interpreter_raises() -> None:

@@ -375,13 +375,11 @@ def test_a_few_extracts_walk_and_many_compile_the_generated_function() -> None:
     # toolwire.extract(...)`: the first replies walk (the same answer), then it compiles.
     found = _loaded_after(
         "import toolwire\n"
-        "from toolwire._wire.interpreter import WALKS_BEFORE_COMPILING\n"
         f"first = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
         "cold = 'toolwire._wire.fastpath' in sys.modules\n"
-        "for _ in range(WALKS_BEFORE_COMPILING):\n"
-        f"    last = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
+        f"last = [c.name for c in toolwire.extract('openai', {REPLY!r})]\n"
         "spec = toolwire.Registry.default().spec('openai')\n"
         "result = [first, cold, last, 'toolwire._wire.fastpath' in sys.modules,"
-        " spec.fast.get(None) is not None]"
+        " spec.code.extract.get(None) is not None]"
     )
     assert found["result"] == [["f"], False, ["f"], True, True]

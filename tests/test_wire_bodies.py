@@ -58,7 +58,7 @@ def test_the_generated_extract_refuses_as_the_walk_does() -> None:
     registry = Registry.bundled()
     for _ in range(40):  # past the walks before the extract code is generated
         assert registry.extract("openai", CHAT)[0].name == "get_weather"
-    assert registry.spec("openai").fast, "the generated extract is in use"
+    assert registry.spec("openai").code.extract, "the generated extract is in use"
     with pytest.raises(ProviderError):
         registry.extract("openai", RATE_LIMIT)
     with pytest.raises(MalformedResponse) as caught:
@@ -70,8 +70,8 @@ def test_the_written_out_check_refuses_as_the_closures_do() -> None:
     registry = Registry.bundled()
     for _ in range(40):  # past the checks before the spec's check is written out
         assert len(registry.read("anthropic", {"content": [], "type": "message"}).calls) == 0
-    fast = registry.spec("anthropic").fast  # the generated read writes the gate's check out
-    assert fast.get(("read", None)) is not None or fast.get("gate") is not None
+    code = registry.spec("anthropic").code  # the generated read writes the gate's check out
+    assert code.read.get(None) is not None or code.gate is not None
     with pytest.raises(ProviderError):
         registry.read("anthropic", {"type": "error", "error": {"message": "Overloaded"}})
     with pytest.raises(MalformedResponse) as caught:

@@ -19,12 +19,12 @@ from .._spec import WireSpec
 from .._spec.bundle import bundled_parts
 from .._spec.source import install_default
 from .._speed import TYPE_CHECKING, allocate_lock
+from .._speed.generated import SpecCode
 from .._values.reply import Reply, install_renderer
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
 from .._wire.content import lift_text_calls
 from .._wire.elsewhere import elsewhere, error_of
-from .._wire.interpreter import READ_KEYS
 from .._wire.reading import read_reply
 from .._wire.structured import structured_call
 from ..errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
@@ -32,7 +32,7 @@ from .loading import bundled_text_specs, load_folder
 
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any, TypeVar
+    from typing import Any, Literal, TypeVar
 
     from .._expression import Expression
     from .._spec.bundle import Sniffs
@@ -57,7 +57,14 @@ def _lookup(table: Mapping[str, _Spec], fmt: str) -> _Spec:
 
 
 class Registry:
-    """Wire and text specs by format name, with the operations of :mod:`toolwire`."""
+    """Wire and text specs by format name, with the operations of :mod:`toolwire`.
+
+    ``generated`` switches the Python each wire spec's readers generate for speed
+    (:mod:`toolwire._speed.generated`): ``False`` walks every reply with the interpreter,
+    ``"debug"`` makes generated code raise where it would decline, ``True`` generates;
+    ``None`` (the default) does what ``TOOLWIRE_GENERATED`` says. The answers are the same
+    in every mode.
+    """
 
     __module__ = "toolwire"  # the published name: reprs, pickles and docs show it
 
@@ -68,8 +75,14 @@ class Registry:
         *,
         replaced: Iterable[str] = (),
         text_loader: Callable[[], Iterable[TextSpec]] | None = None,
+        generated: bool | Literal["debug"] | None = None,
     ) -> None:
-        self._specs: dict[str, WireSpec] = {s.format: s for s in specs}
+        self._code_mode: str | None = (
+            None if generated is None else "debug" if generated == "debug"
+            else "on" if generated is True else "off" if generated is False else "?")
+        if self._code_mode == "?":
+            raise ValueError(f"generated must be True, False, 'debug' or None, not {generated!r}")
+        self._specs: dict[str, WireSpec] = {s.format: self._own(s) for s in specs}
         # Specs compiled on first use (the bundled ones: see bundled()); once compiled, a
         # spec moves to _specs, so the hot lookups stay one dict.get.
         self._pending: dict[str, Callable[[], WireSpec]] = {}
@@ -89,9 +102,17 @@ class Registry:
                 make = self._pending.get(fmt)
                 if make is None:
                     return None
-                spec = self._specs[fmt] = make()
+                spec = self._specs[fmt] = self._own(make())
                 del self._pending[fmt]
         return spec
+
+    def _own(self, spec: WireSpec) -> WireSpec:
+        """``spec`` with generated code as this registry switches it (a copy where the
+        switch differs from the environment's, so no other registry's spec changes)."""
+        mode = self._code_mode
+        if mode is None or spec.code.mode == mode:
+            return spec
+        return spec.with_code(SpecCode(mode))
 
     @property
     def _all(self) -> dict[str, WireSpec]:
@@ -132,7 +153,7 @@ class Registry:
     # -- construction -------------------------------------------------------------
 
     @classmethod
-    def bundled(cls) -> Registry:
+    def bundled(cls, *, generated: bool | Literal["debug"] | None = None) -> Registry:
         """The specs that ship with toolwire, and nothing else.
 
         The wire specs come precompiled from the bundle (:mod:`toolwire._spec.bundle`) unless
@@ -141,8 +162,8 @@ class Registry:
         """
         parts = bundled_parts()
         if parts is None:
-            return cls.from_paths(include_bundled=True, include_env=False)
-        registry = cls(text_loader=bundled_text_specs)
+            return cls.from_paths(include_bundled=True, include_env=False, generated=generated)
+        registry = cls(text_loader=bundled_text_specs, generated=generated)
         registry._pending, registry._pending_sniffs = parts  # compiled on first use
         return registry
 
@@ -163,6 +184,7 @@ class Registry:
         *dirs: str | os.PathLike[str],
         include_bundled: bool = True,
         include_env: bool = False,
+        generated: bool | Literal["debug"] | None = None,
     ) -> Registry:
         """The bundled specs (unless told not to), then each folder's, later ones winning."""
         from pathlib import Path  # lazy: pathlib (7 ms) only for spec folders, not for the bundle
@@ -196,7 +218,7 @@ class Registry:
                 text[text_spec.format] = text_spec
         if problems:
             raise SpecError(problems)
-        return cls(wire.values(), text.values(), replaced=replaced)
+        return cls(wire.values(), text.values(), replaced=replaced, generated=generated)
 
     @classmethod
     def from_response_template(
@@ -225,6 +247,7 @@ class Registry:
             replaced.add(name)
         text[name] = spec
         registry = cls(base._specs.values(), text.values(), replaced=replaced)
+        registry._code_mode = base._code_mode  # generated code switched as in base
         # base's wire specs not compiled yet stay pending here too (compiled on first use)
         registry._pending = {f: make for f, make in base._pending.items()
                              if f not in registry._specs}
@@ -313,7 +336,7 @@ class Registry:
         spec = self._specs.get(fmt) if type(fmt) is str else None
         try:
             if spec is not None and type(data) is dict and not choice:
-                fast = spec.fast.get(strict)  # interpreter.extract's first step, inlined
+                fast = spec.code.extract.get(strict)  # interpreter.extract's first step
                 if fast is not None:
                     found: list[ToolCall] | None = fast(data)
                     if found is None:
@@ -369,7 +392,7 @@ class Registry:
             if spec is not None:
                 try:
                     if type(data) is dict:  # interpreter.read's first step, inlined
-                        fast = spec.fast.get(READ_KEYS.get(strict) or ("read", strict))
+                        fast = spec.code.read.get(strict)
                         if fast is not None:
                             reply: Reply | None = fast(data, False)
                             return read_reply(spec, data, strict) if reply is None else reply

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 from .._expression import Expression, compile_expression
 from .._speed import TYPE_CHECKING
+from .._speed.generated import SpecCode
 from .._speed.record import Record, setfield
 from .._values.json_values import copy_json
 from .entries import (
@@ -51,17 +52,15 @@ spec whose ``when`` predicates overlap fails closed rather than open."""
 class WireSpec(Record):
     """A loaded, compiled wire spec.
 
-    ``data`` is the spec's validated data, kept for tools; ``fast`` caches the generated
-    extract functions (:mod:`toolwire._wire.fastpath`) by ``strict`` (None: the spec's own
-    ``unknown_items``), built once the spec has read a few replies, under ``"walked"``
-    how many it read before, the generated read functions (:mod:`toolwire._wire.fastread`)
-    under ``("read", strict)``, built on its second read, and under ``"stream"`` its
-    compiled stream part: what is built from a spec lives and goes with it. Neither is part
-    of the spec's value.
+    ``data`` is the spec's validated data, kept for tools; ``code`` holds what is compiled
+    from it (:class:`toolwire._speed.generated.SpecCode`: the generated extract, read and
+    gate, the compiled stream part), so that it lives and goes with the spec. Neither is
+    part of the spec's value.
     """
 
     __slots__ = (
         "choices",
+        "code",
         "content",
         "data",
         "doc_ref",
@@ -69,7 +68,6 @@ class WireSpec(Record):
         "error",
         "extends",
         "failed_calls",
-        "fast",
         "finish_reason",
         "format",
         "normalize",
@@ -88,7 +86,7 @@ class WireSpec(Record):
         "truncated",
         "unknown_items",
     )
-    _hidden = frozenset({"data", "fast", "stream_part", "tools_part"})
+    _hidden = frozenset({"code", "data", "stream_part", "tools_part"})
     format: str
     title: str
     doc_ref: str
@@ -105,7 +103,7 @@ class WireSpec(Record):
     render: RenderPart | None
     path: str
     data: Mapping[str, Any]
-    fast: dict[Any, Any]
+    code: SpecCode
     structured_output: Expression | None
     choices: tuple[str, ...] | None
     stream_event: Expression | None
@@ -136,7 +134,7 @@ class WireSpec(Record):
         data: Mapping[str, Any] | None = None,
         normalize: Normalize | None = None,
         render: RenderPart | None = None,
-        fast: dict[Any, Any] | None = None,
+        code: SpecCode | None = None,
         structured_output: Expression | None = None,
         choices: tuple[str, ...] | None = None,
         stream_event: Expression | None = None,
@@ -154,13 +152,22 @@ class WireSpec(Record):
             ("finish_reason", finish_reason), ("content", content), ("path", path),
             ("normalize", normalize),
             ("render", render),
-            ("data", {} if data is None else data), ("fast", {} if fast is None else fast),
+            ("data", {} if data is None else data), ("code", SpecCode() if code is None else code),
             ("structured_output", structured_output), ("choices", choices),
             ("stream_event", stream_event), ("shape", shape), ("error", error),
             ("failed_calls", failed_calls), ("extends", extends),
             ("stream_part", stream_part), ("tools_part", tools_part),
         ):
             setfield(self, name, value)
+
+    def with_code(self, code: SpecCode) -> WireSpec:
+        """The same spec with ``code`` as its compiled state (a registry whose generated
+        code is switched otherwise than the environment says gets its own copies)."""
+        twin = object.__new__(type(self))
+        for name in self._fields:
+            setfield(twin, name, getattr(self, name))
+        setfield(twin, "code", code)
+        return twin
 
     def declared(self) -> dict[str, Any]:
         """The spec as declared (``extends`` resolved): a deep copy of its validated data,

@@ -245,7 +245,7 @@ def compiled_stream(spec: WireSpec) -> CompiledStream | None:
     so that it lives and goes with the spec), or None if it has none."""
     if spec.stream_part is None:
         return None
-    found: CompiledStream | None = spec.fast.get("stream")
+    found: CompiledStream | None = spec.code.stream
     if found is None:
-        found = spec.fast["stream"] = CompiledStream(spec)
+        found = spec.code.stream = CompiledStream(spec)
     return found

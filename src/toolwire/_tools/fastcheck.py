@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._boundedre import compile as compile_bounded
+from .._speed.generated import compile_function, mode_from_environment
 from .content import exact_content
 from .formats import FORMATS
 
@@ -85,7 +86,10 @@ class _Unsupported(Exception):
 
 
 def compile_check(schema: Any) -> Check | None:
-    """A validity check for ``schema``, or ``None`` where it would not be exact."""
+    """A validity check for ``schema``, or ``None`` where it would not be exact (or where
+    ``TOOLWIRE_GENERATED`` turns generated code off: jsonschema then checks alone)."""
+    if mode_from_environment() == "off":
+        return None
     if isinstance(schema, dict) and "$schema" in schema and schema["$schema"] not in _DRAFTS:
         return None
     try:
@@ -137,9 +141,8 @@ class _Writer:
     def function(self, schema: Any) -> Check:
         top = self.define(schema)
         source = "\n".join("\n".join(lines) for lines in self.functions)
-        namespace = dict(self.constants)
-        exec(compile(source, "<toolwire tool-schema check>", "exec"), namespace)
-        check: Check = namespace[top]
+        check: Check = compile_function(
+            source, "schema check", "tool", dict(self.constants), top)
         return check
 
     def constant(self, value: Any) -> str:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping
 from .._expression import element_of, field_of, path_steps
 from .._spec import CallEntry, Entry, RefuseEntry, Source, WireSpec
 from .._speed import TYPE_CHECKING
+from .._speed.generated import compile_function
 from .._values.arguments import decode_arguments_coded
 from .._values.json_values import JSON_WORDS, copy_json
 from .._values.toolcall import PLAIN, ToolCall, ToolCallBlank, rare_of
@@ -482,9 +483,9 @@ def source_code(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
 
     walk_code(w, spec, dispatch, False)
     # An expression that failed, or a value that was unhashable: the interpreter knows
-    # which error to raise, and where.
+    # which error to raise, and where (in debug mode the failure itself is raised).
     w.line(1, "except Exception:")
-    w.line(2, "return None")
+    w.line(2, "raise" if spec.code.debug else "return None")
     w.line(1, "return calls")
     return "\n".join(w.lines) + "\n", w.constants
 
@@ -515,7 +516,6 @@ def namespace_of(constants: Mapping[str, Any]) -> dict[str, Any]:
 def build_fast_extract(spec: WireSpec, refuse_unknown: bool) -> FastExtract:
     """Compile the spec's extract function (see the module docstring)."""
     text, constants = source_code(spec, refuse_unknown)
-    namespace = namespace_of(constants)
-    exec(compile(text, f"<toolwire fast extract: {spec.format}>", "exec"), namespace)
-    extract: FastExtract = namespace["extract"]
+    extract: FastExtract = compile_function(
+        text, "extract", spec.format, namespace_of(constants), "extract")
     return extract

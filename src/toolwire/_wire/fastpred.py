@@ -28,11 +28,12 @@ from collections.abc import Callable
 from .._expression import element_of, field_of, path_steps
 from .._spec import WireSpec
 from .._speed import TYPE_CHECKING
+from .._speed.generated import compile_function
 
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["condition", "engine_error", "passing_check", "value_of"]
+__all__ = ["condition", "engine_error", "gate_source", "passing_check", "value_of"]
 
 
 def engine_error() -> int:
@@ -248,6 +249,14 @@ def passing_check(spec: WireSpec) -> Callable[[dict[str, Any]], bool]:
     through: its ``error`` and ``stream.event`` do not hold and its ``shape`` does. Each
     predicate is a condition where :func:`condition` writes one, else its closure; a
     false answer or an exception sends the caller to the full check, which raises."""
+    source, namespace = gate_source(spec)
+    passes: Callable[[dict[str, Any]], bool] = compile_function(
+        source, "gate", spec.format, namespace, "passes")
+    return passes
+
+
+def gate_source(spec: WireSpec) -> tuple[str, dict[str, Any]]:
+    """The source of :func:`passing_check`'s function and the globals it runs with."""
     namespace: dict[str, Any] = {
         "__builtins__": {"isinstance": isinstance, "len": len, "list": list, "dict": dict,
                          "str": str, "int": int, "float": float, "bool": bool, "type": type},
@@ -267,6 +276,4 @@ def passing_check(spec: WireSpec) -> Callable[[dict[str, Any]], bool]:
             written = f"(_{name}(response) is True)"
         parts.append(written if holds else f"(not {written})")
     source = f"def passes(response):\n    return {' and '.join(parts) or 'True'}\n"
-    exec(compile(source, f"<toolwire gate: {spec.format}>", "exec"), namespace)
-    passes: Callable[[dict[str, Any]], bool] = namespace["passes"]
-    return passes
+    return source, namespace

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from .._expression import is_true, path_steps
 from .._spec import CallEntry, Entry, IgnoreEntry, RefuseEntry, ServerEntry, Source, WireSpec
 from .._speed import TYPE_CHECKING, blank_of
+from .._speed.generated import compile_function
 from .._values.records import SkippedItem, UnknownItem, call_record, item_record
 from .._values.reply import Reply
 from .._values.turn import Turn
@@ -480,8 +481,8 @@ def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
     walk_code(w, spec, dispatch, True)
     _reply_parts(w, spec)
     _reply_code(w, spec)
-    w.line(1, "except Exception:")
-    w.line(2, "return None")
+    w.line(1, "except Exception:")  # the interpreter raises the right error (debug: this one)
+    w.line(2, "raise" if spec.code.debug else "return None")
     w.line(1, "return r")
     return "\n".join(w.lines) + "\n", w.constants
 
@@ -509,6 +510,5 @@ def build_fast_read(spec: WireSpec, refuse_unknown: bool) -> FastRead:
         "_failed": lambda number, reason: failed_call(spec.failed_calls[number], reason),
         "_true": is_true, "_plain": plain_text, "_text_of": text_of,
     })
-    exec(compile(text, f"<toolwire fast read: {spec.format}>", "exec"), namespace)
-    read: FastRead = namespace["read"]
+    read: FastRead = compile_function(text, "read", spec.format, namespace, "read")
     return read

@@ -94,29 +94,28 @@ def _mismatch(spec: WireSpec, needs: str, data: object) -> ShapeMismatch:
     return ShapeMismatch(spec.format, reason)
 
 
-CHECKS_BEFORE_COMPILING = 1
-"""How many bodies a spec checks with its closures before its predicates are written out
-as one Python function (:func:`toolwire._wire.fastpred.passing_check`): the closures cost a
-read of a small reply a tenth to a fifth; a short-lived process that reads one reply does not
-gain from compiling, so the second check compiles (the extract code's rule, :mod:`.interpreter`)."""
-
-
 def _passes(spec: WireSpec, response: dict[str, object]) -> bool:
-    """Whether the spec's written-out check lets ``response`` through (False: not known)."""
-    fast = spec.fast
-    passes = fast.get("gate")
-    if passes is None:
-        checked = fast.get("gate_checked", 0)
-        if checked < CHECKS_BEFORE_COMPILING:
-            fast["gate_checked"] = checked + 1
-            return False
-        from .fastpred import passing_check  # lazy: compiled after CHECKS_BEFORE_COMPILING replies
+    """Whether the spec's written-out check lets ``response`` through (False: not known).
 
-        passes = fast["gate"] = passing_check(spec)
+    The predicates are written out as one Python function
+    (:func:`toolwire._wire.fastpred.passing_check`) on the spec's second reply, by the rule
+    of :mod:`toolwire._speed.generated`: the closures cost a read of a small reply a tenth
+    to a fifth, but a short-lived process that reads one reply does not gain from compiling.
+    """
+    code = spec.code
+    passes = code.gate
+    if passes is None:
+        if not code.warm():
+            return False
+        from .fastpred import passing_check  # lazy: compiled on the spec's second reply
+
+        passes = code.gate = passing_check(spec)
     try:
         return passes(response) is True
-    except Exception:  # the full check below raises the right error
-        return False
+    except Exception:
+        if code.debug:
+            raise
+        return False  # the full check below raises the right error
 
 
 def check(spec: WireSpec, response: dict[str, object], data: object = None) -> None:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .fastread import FastRead
 
 __all__ = [
-    "READ_KEYS", "WALKS_BEFORE_COMPILING", "coerce_response", "extract", "from_item", "locate",
+    "coerce_response", "extract", "from_item", "locate",
     "read", "refuse_stream_event", "walk_extract",
 ]
 
@@ -83,11 +83,9 @@ def extract(
         gate.check(spec, response, data)
     if choice:
         response = _chosen(spec, response_of(spec, response), choice)
-    fast = spec.fast.get(strict)
+    fast = spec.code.extract.get(strict)
     if fast is None:
-        walked = spec.fast.get("walked", 0)
-        if walked < WALKS_BEFORE_COMPILING:  # see there: a short-lived process never compiles
-            spec.fast["walked"] = walked + 1
+        if not spec.code.begin():  # the first reply walks (toolwire._speed.generated)
             return walk_extract(spec, response, strict)
         fast = _build_fast(spec, strict)
     found = fast(response)
@@ -115,22 +113,13 @@ def walk_extract(spec: WireSpec, response: dict[str, Any], strict: bool | None) 
     return calls
 
 
-WALKS_BEFORE_COMPILING = 1
-"""How many replies a spec's ``extract`` walks before its generated function is compiled.
-
-Generating and compiling that function costs as much as walking tens of replies, and a
-short-lived process (a CLI call, a serverless function) reads one: the first reply walks (the
-walk gives the same answer, :mod:`.fastpath`) and the second compiles, as the generated read
-does (docs/decisions/2026-12-04-generated-read.md).
-"""
-
-
 def _build_fast(spec: WireSpec, strict: bool | None) -> FastExtract:
-    from .fastpath import build_fast_extract  # lazy: compiled after WALKS_BEFORE_COMPILING replies
+    from .fastpath import build_fast_extract  # lazy: compiled on the spec's second reply
 
     refuse = spec.unknown_items == "refuse" if strict is None else strict
-    fast = spec.fast.get(refuse) or build_fast_extract(spec, refuse)
-    spec.fast[refuse] = spec.fast[strict] = fast
+    built = spec.code.extract
+    fast = built.get(refuse) or build_fast_extract(spec, refuse)
+    built[refuse] = built[strict] = fast
     return fast
 
 
@@ -153,11 +142,9 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
         data = parsed if type(parsed) is dict else coerce_response(data, spec.format, spec)
         owned = True  # ours alone: its argument objects need no copy
     if type(data) is dict and choice == 0:
-        fast = spec.fast.get(READ_KEYS.get(strict) or ("read", strict))
-        if fast is None and spec.fast.get("read walked"):
+        fast = spec.code.read.get(strict)
+        if fast is None and spec.code.begin():  # the spec's second reply: generate it
             fast = _build_fast_read(spec, strict)
-        elif fast is None:  # a process that reads one reply never pays for generating it
-            spec.fast["read walked"] = True
         if fast is not None:
             reply: Reply | None = fast(data, owned)
             if reply is not None:
@@ -165,16 +152,13 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
     return read_reply(spec, data, strict, choice)
 
 
-READ_KEYS = {None: ("read", None), True: ("read", True), False: ("read", False)}
-"""The keys of the generated read functions in ``spec.fast``, made once."""
-
-
 def _build_fast_read(spec: WireSpec, strict: bool | None) -> FastRead:
     from .fastread import build_fast_read  # lazy: generated on a spec's second read
 
     refuse = refuses_unknown(spec, strict)
-    fast = spec.fast.get(("read", refuse)) or build_fast_read(spec, refuse)
-    spec.fast[("read", refuse)] = spec.fast[("read", strict)] = fast
+    built = spec.code.read
+    fast = built.get(refuse) or build_fast_read(spec, refuse)
+    built[refuse] = built[strict] = fast
     return fast
 
 

@@ -111,10 +111,16 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
         return run_export(args, Registry.default(), out)
     if command.startswith("specs "):
-        from ._specs import run_list, run_new, run_schema, run_table  # lazy: as above
+        from ._specs import (  # lazy: as above
+            run_generated,
+            run_list,
+            run_new,
+            run_schema,
+            run_table,
+        )
 
         run = {"new": run_new, "table": run_table, "list": run_list,
-               "schema": run_schema}[args.specs_command]
+               "schema": run_schema, "generated": run_generated}[args.specs_command]
         return run(args, Registry.default(), out)
     if command == "batch":
         from ._batch import run as run_batch  # lazy: as above

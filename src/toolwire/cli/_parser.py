@@ -146,6 +146,22 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("dir", metavar="DIR", help="the folder to write specs.json and schema/ to")
     export.add_argument("--force", action="store_true", help="replace existing files")
 
+    generated = spec_commands.add_parser(
+        "generated", help="print the Python a wire spec's readers generate",
+        description="Print the source of FORMAT's generated extract function (or, with"
+        " --read or --gate, its read function or its reply check): the code the readers"
+        " compile on a spec's second reply, registered under the same name in tracebacks.")
+    generated.add_argument("format", metavar="FORMAT", help="a wire format name")
+    which = generated.add_mutually_exclusive_group()
+    which.add_argument("--read", dest="kind", action="store_const", const="read",
+                       help="the generated read function")
+    which.add_argument("--gate", dest="kind", action="store_const", const="gate",
+                       help="the written-out reply check (error, stream event, shape)")
+    generated.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
+                           help="unknown item types refused (--strict) or reported"
+                           " (--no-strict); default: the spec's own unknown_items")
+    generated.set_defaults(kind="extract")
+
     add_specs_test(spec_commands)
 
     add_explain(commands)

@@ -1,5 +1,5 @@
-"""``toolwire specs list | new | table | schema``: the registry's formats, a new spec, the
-audit table, the meta-schemas.
+"""``toolwire specs list | new | table | schema | generated``: the registry's formats, a new
+spec, the audit table, the meta-schemas, the Python a spec's readers generate.
 
 ``specs check`` lives in :mod:`.specs_check`.
 """
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from .._paths import bundled_specs_dir
 from .._registry.registry import Registry
 from .._spec.skeleton import FORMAT_PATTERN, ensure_schema_copy, render_skeleton
+from .._wire.generated import generated_source
 from ._audit import formats_markdown
 from ._common import InputError, UsageError, emit
 from ._names import wire_format
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
     from .._registry.registry import Registry
 
-__all__ = ["SCHEMAS", "run_list", "run_new", "run_schema", "run_table"]
+__all__ = ["SCHEMAS", "run_generated", "run_list", "run_new", "run_schema", "run_table"]
 
 
 def run_new(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
@@ -77,6 +78,13 @@ def run_schema(args: argparse.Namespace, registry: Registry, out: TextIO) -> int
             out.write(f"{target / name}\n")
     except OSError as exc:
         raise InputError(f"cannot write into {target}: {exc}") from None
+    return 0
+
+
+def run_generated(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
+    """Print the source of a wire spec's generated extract, read or gate function."""
+    spec = registry.spec(wire_format(registry, args.format, "FORMAT"))
+    out.write(generated_source(spec, args.kind, args.strict))
     return 0
 
 
