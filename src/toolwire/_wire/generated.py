@@ -4,6 +4,9 @@ prints, so that a reader's fast path can be read like any other code."""
 from __future__ import annotations
 
 from .._spec import WireSpec
+from .fastpath import source_code
+from .fastpred import gate_source
+from .fastread import read_source
 
 __all__ = ["GENERATED_KINDS", "generated_source"]
 
@@ -16,15 +19,9 @@ def generated_source(spec: WireSpec, kind: str, strict: bool | None = None) -> s
     unknown item types are met, None for the spec's own ``unknown_items``)."""
     refuse = spec.unknown_items == "refuse" if strict is None else strict
     if kind == "extract":
-        from .fastpath import source_code  # lazy: the writers load only when code is written
-
         return source_code(spec, refuse)[0]
     if kind == "read":
-        from .fastread import read_source  # lazy: as above
-
         return read_source(spec, refuse)[0]
     if kind == "gate":
-        from .fastpred import gate_source  # lazy: as above
-
         return gate_source(spec)[0]
     raise ValueError(f"no generated {kind!r} function: one of {', '.join(GENERATED_KINDS)}")
