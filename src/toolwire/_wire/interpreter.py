@@ -18,6 +18,7 @@ from . import gate
 from .gate import refuse_stream_event
 from .reading import choice_view, read_reply
 from .walk import (
+    JSON_SCALARS,
     JSON_TEXT,
     build_call,
     classified,
@@ -133,23 +134,41 @@ def read(spec: WireSpec, data: Any, strict: bool | None = None, choice: int = 0)
     first, where it declines (``None``), and for every other input, the interpreter
     answers, or raises the exact error."""
     owned = False
-    if choice == 0 and type(data) is not dict and isinstance(data, JSON_TEXT):
-        try:  # a str: coerce_response's way, without its tests
-            parsed = loads_strict(data) if type(data) is str else None
-        except ValueError:
-            parsed = None
-        # Parsed once, then read as a dict; coerce_response raises what is no JSON object.
-        data = parsed if type(parsed) is dict else coerce_response(data, spec.format, spec)
-        owned = True  # ours alone: its argument objects need no copy
+    if choice == 0 and type(data) is not dict:
+        if isinstance(data, JSON_TEXT):
+            try:  # a str: coerce_response's way, without its tests
+                parsed = loads_strict(data) if type(data) is str else None
+            except ValueError:
+                parsed = None
+            # Parsed once, then read as a dict; coerce_response raises what is no object.
+            data = parsed if type(parsed) is dict else coerce_response(data, spec.format, spec)
+            owned = True  # ours alone: its argument objects need no copy
+        elif not isinstance(data, JSON_SCALARS):
+            # An SDK object: its wire JSON, read by the generated read like any body (not
+            # owned: a Python-mode dump may share the object's values). Where that declines,
+            # the interpreter reads the object itself, so an error names the SDK's class.
+            fast = _fast_read(spec, strict)
+            if fast is not None:
+                reply: Reply | None = fast(coerce_response(data, spec.format, spec), False)
+                if reply is not None:
+                    return reply
+            return read_reply(spec, data, strict)
     if type(data) is dict and choice == 0:
-        fast = spec.code.read.get(strict)
-        if fast is None and spec.code.begin():  # the spec's second reply: generate it
-            fast = _build_fast_read(spec, strict)
+        fast = _fast_read(spec, strict)
         if fast is not None:
-            reply: Reply | None = fast(data, owned)
+            reply = fast(data, owned)
             if reply is not None:
                 return reply
     return read_reply(spec, data, strict, choice)
+
+
+def _fast_read(spec: WireSpec, strict: bool | None) -> FastRead | None:
+    """The spec's generated read, generated now if this is its second reply; None on its
+    first (a process that reads one reply never pays for generating it)."""
+    fast: FastRead | None = spec.code.read.get(strict)
+    if fast is None and spec.code.begin():
+        fast = _build_fast_read(spec, strict)
+    return fast
 
 
 def _build_fast_read(spec: WireSpec, strict: bool | None) -> FastRead:

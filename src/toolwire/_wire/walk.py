@@ -35,13 +35,14 @@ if TYPE_CHECKING:
     """(top-level item index, location key, location, item, item type) for one item."""
 
 __all__ = [
-    "JSON_TEXT", "any_id_text", "build_call", "built", "call_name", "classified",
+    "JSON_SCALARS", "JSON_TEXT", "any_id_text", "build_call", "built", "call_name", "classified",
     "coerce_response", "guarded", "kept", "match", "plain_text", "refusal", "refuses_unknown",
     "response_of", "walk", "walk_located",
 ]
 
 
-_JSON_SCALARS = (str, int, float, list, tuple, type(None))
+JSON_SCALARS = (str, int, float, list, tuple, type(None))
+"""What is JSON data but no object: never an SDK object, never a response."""
 
 
 JSON_TEXT = (str, bytes, bytearray, memoryview)
@@ -68,7 +69,7 @@ def coerce_response(
             raise MalformedResponse(format, f"response is not JSON: {exc}") from None
         if isinstance(data, dict):
             return data
-    elif not isinstance(data, _JSON_SCALARS):
+    elif not isinstance(data, JSON_SCALARS):
         wire: dict[str, Any] = _to_wire_json()(data, spec, format)
         return wire
     kind = "null" if data is None else type(data).__name__
