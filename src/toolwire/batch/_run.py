@@ -108,7 +108,8 @@ def run_batch(
     The caller ends the sink: :meth:`~toolwire.batch.sink.Sink.finish` when this returned,
     :meth:`~toolwire.batch.sink.Sink.abandon` when it raised. Raises :class:`ValueError`
     for more than :func:`max_jobs` processes, :class:`WorkerDied` when a worker dies and
-    :class:`~toolwire.batch.source.UnreadableInput` for an input that cannot be read on.
+    :class:`~toolwire.batch.source.UnreadableInput` for an input that cannot be read on
+    and :class:`~toolwire.batch._sink.UnwritableOutput` for rows that cannot be written.
     """
     if jobs > max_jobs():
         raise ValueError(f"{jobs} processes: at most {max_jobs()} ({MAX_JOBS_PER_CORE} per core)")
@@ -134,7 +135,7 @@ def run_batch(
             current.clear()
 
     def take(done: Done) -> None:
-        sink.write(done.payload)
+        sink.put(done.payload)
         tally.merge(done.tally)
         report()
 

@@ -16,6 +16,7 @@ line and exits non-zero (130 for SIGINT, 143 for SIGTERM, 1 otherwise).
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import signal
 import sys
@@ -137,7 +138,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"{exc.filename}: {exc.strerror}") from None
     try:
         try:
-            sink = open_sink(args.out)
+            sink = open_sink(args.out, force=args.force)
         except ImportError as exc:
             raise UsageError(str(exc)) from None
         except OSError as exc:
@@ -162,9 +163,13 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if complete:
             try:
                 sink.finish()
+            except BrokenPipeError:
+                raise
             except OSError as exc:  # the last rows or the rename: a full disk, a lost folder
                 left = sink.abandon()
-                print(f"toolwire: batch: cannot write {args.out}: {exc.strerror or exc};"
+                if args.out == "-":
+                    _silence(sys.stdout)
+                print(f"toolwire: batch: cannot write {_shown(args.out)}: {exc.strerror or exc};"
                       f" {_left(left, args.out)}", file=err)
                 return 1
         else:
@@ -174,11 +179,34 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             source.close()
     seconds = time.monotonic() - started
     report = err if args.out == "-" else out
-    _summary(tally, seconds, jobs, len(args.inputs), report)
+    try:
+        _summary(tally, seconds, jobs, len(args.inputs), report)
+        report.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # the summary's own stream is full: the rows are written
+        _silence(report)
+        print(f"toolwire: batch: cannot write the summary: {exc.strerror or exc}; the rows"
+              f" are in {_shown(args.out)}", file=err)
+        return 1
     if not complete:
         print(f"toolwire: batch: lines were lost; {_left(left, args.out)}", file=err)
         return 1
     return 0
+
+
+def _shown(out: str) -> str:
+    return "standard output" if out == "-" else out
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a standard stream that cannot be written at the null device, so that the
+    interpreter's last flush of what it still holds finds nothing to complain about."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # no file (a test's buffer)
+        pass
 
 
 def _left(left: str | None, out: str) -> str:
@@ -191,6 +219,7 @@ def _left(left: str | None, out: str) -> str:
 def _stopped(exc: BaseException, left: str | None, out: str, err: TextIO) -> int | None:
     """The one line and exit code of a run that stopped early; None: not ours to tell."""
     from ..batch import UnreadableInput, WorkerDied  # lazy: as above
+    from ..batch._sink import UnwritableOutput  # lazy: as above
 
     where = _left(left, out)
     if isinstance(exc, KeyboardInterrupt):
@@ -202,6 +231,11 @@ def _stopped(exc: BaseException, left: str | None, out: str, err: TextIO) -> int
         return 128 + exc.signum
     if isinstance(exc, (WorkerDied, UnreadableInput)):
         print(f"toolwire: batch: {exc}; {where}", file=err)
+        return 1
+    if isinstance(exc, UnwritableOutput):
+        if out == "-":
+            _silence(sys.stdout)
+        print(f"toolwire: batch: cannot write {_shown(out)}: {exc.reason}; {where}", file=err)
         return 1
     return None
 
