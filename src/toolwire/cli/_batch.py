@@ -5,7 +5,8 @@ work is :mod:`toolwire.batch`, imported only when the command runs. The progress
 goes to stderr and only when stderr is a terminal: piped or redirected, the command
 prints nothing but its summary. The summary goes to stdout, or to stderr when the rows
 themselves go to stdout (``--out -``). The run checks that every record read gave its
-summary row and says so; a mismatch (never expected) exits 1.
+summary row and says so; a mismatch (never expected) exits 1, and so does a run that could
+read no record at all (naming the ``--field`` to pass when the lines wrap their replies).
 
 The output is never under its name until the run is complete: the rows go to a
 temporary file beside it, renamed at the end. A run that stops early — SIGINT, SIGTERM,
@@ -192,7 +193,19 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not complete:
         print(f"toolwire: batch: lines were lost; {_left(left, args.out)}", file=err)
         return 1
+    if tally.records and tally.unreadable == tally.records:
+        print(f"toolwire: batch: no record could be read ({tally.unreadable:,} unreadable);"
+              f" {_advice(tally)}", file=err)
+        return 1
     return 0
+
+
+def _advice(tally: Tally) -> str:
+    """What to try when no record could be read: the field the replies sit in, if seen."""
+    if tally.wrapped:
+        path = max(tally.wrapped, key=lambda p: (tally.wrapped[p], p))
+        return f"each line holds its reply in field {path!r}: pass --field {path}"
+    return "see the rows' error_message (each line must be a reply, or --field name it)"
 
 
 def _shown(out: str) -> str:
@@ -322,6 +335,8 @@ def _summary(tally: Tally, seconds: float, jobs: int, files: int, out: TextIO) -
     if unreadable:
         shown = ", ".join(f"{code} {n:,}" for code, n in unreadable)
         out.write(f"unreadable by code: {shown}\n")
+    for path, n in sorted(tally.wrapped.items(), key=lambda kv: (-kv[1], kv[0])):
+        out.write(f"hint: {n:,} line(s) hold a reply in field {path!r}: pass --field {path}\n")
     kinds = ", ".join(f"{kind} {tally.kinds.get(kind, 0):,}"
                       for kind in ("reply", "call", "server_call", "refused"))
     out.write(f"rows out: {kinds}\n")
