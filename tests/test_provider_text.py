@@ -79,7 +79,8 @@ def test_a_provider_error_body_read_and_printed_stays_one_bounded_line(tmp_path:
 
 
 TEXTS = [
-    "", "plain", "  padded \t text \n", HOSTILE, "\x7f\x80\x9f\u2066\u2069\u2029", "a\u00a0b\u3000c",
+    "", "plain", "  padded \t text \n", HOSTILE, "\x7f\x80\x9f\u2066\u2069\u2029",
+    "a\u00a0b\u3000c",
     "😀" * 1200, "é" * 999 + "\n\n" + "z" * 5, "\x1b" * 1001, "x" * 1000, "x" * 1001,
     "tab\there\x0b\x0cform", "back\\slash \\n", "\ud7ff\ue000\uffff",
 ]
