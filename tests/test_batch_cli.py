@@ -189,3 +189,68 @@ def test_rows_piped_into_a_reader_that_stops_end_in_one_line_not_a_traceback(
     err = child.stderr.read().decode()
     assert child.wait(timeout=60) == 1
     assert err == "toolwire: batch: the output was closed before the end\n"
+
+
+def _wrapped_log(path: Path, wrap: Any) -> list[str]:
+    """A gateway log of every conformance reply that reads, each wrapped by ``wrap``."""
+    import toolwire.batch
+
+    readable = [t["response"] for _f, t in WIRE
+                if toolwire.batch.rows(t["response"])[0]["error_code"] in (None, "provider_error")]
+    lines = [json.dumps(wrap(reply, number)) for number, reply in enumerate(readable)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return lines
+
+
+@pytest.mark.parametrize(("wrap", "field"), [
+    (lambda reply, n: {"request_id": f"req-{n}", "status": 200, "response": reply}, "response"),
+    (lambda reply, n: {"id": n, "exchange": {"request": {"model": "m"}, "reply": reply}},
+     "exchange.reply"),
+    (lambda reply, n: {"id": n, "body": json.dumps(reply)}, "body"),
+], ids=["top-level", "nested", "json-text"])
+def test_a_wrapped_log_read_without_field_names_the_field_and_exits_1(
+    tmp_path: Path, wrap: Any, field: str
+) -> None:
+    source = tmp_path / "gateway.jsonl"
+    lines = _wrapped_log(source, wrap)
+    code, out, err = _run(str(source), "--out", str(tmp_path / "rows.jsonl"))
+    assert code == 1
+    assert err == (f"toolwire: batch: no record could be read ({len(lines):,} unreadable);"
+                   f" each line holds its reply in field {field!r}: pass --field {field}\n")
+    assert f"hint: {len(lines):,} line(s) hold a reply in field {field!r}" in out
+    replies = [r for r in _read_rows(tmp_path / "rows.jsonl") if r["kind"] == "reply"]
+    assert len(replies) == len(lines)
+    assert {r["error_code"] for r in replies} <= {"unknown_format", "malformed_response"}
+    code, _out, err = _run(str(source), "--out", str(tmp_path / "again.jsonl"), "--field", field)
+    assert (code, err) == (0, "")  # the advice, taken, reads every line
+
+
+def test_a_log_with_no_readable_record_exits_1_and_says_where_to_look(tmp_path: Path) -> None:
+    source = tmp_path / "junk.jsonl"
+    source.write_text('{not json\n{"what": "ever"}\n[1, 2]\n', encoding="utf-8")
+    code, _out, err = _run(str(source), "--out", str(tmp_path / "rows.jsonl"))
+    assert code == 1
+    assert err.count("\n") == 1 and err.startswith(
+        "toolwire: batch: no record could be read (3 unreadable); see the rows' error_message"), err
+    assert (tmp_path / "rows.jsonl").exists()  # the rows are complete: each says why
+
+
+def test_a_log_with_some_readable_records_exits_0_and_hints_at_the_wrapped_ones(
+    tmp_path: Path,
+) -> None:
+    _fmt, first = WIRE[0]
+    source = tmp_path / "mixed.jsonl"
+    source.write_text(json.dumps(first["response"]) + "\n"
+                      + json.dumps({"response": first["response"]}) + "\n", encoding="utf-8")
+    code, out, err = _run(str(source), "--out", str(tmp_path / "rows.jsonl"))
+    assert (code, err) == (0, "")
+    assert "hint: 1 line(s) hold a reply in field 'response': pass --field response" in out
+
+
+def test_a_log_of_provider_error_bodies_was_read_and_exits_0(tmp_path: Path) -> None:
+    source = tmp_path / "outage.jsonl"
+    body = {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit"}}
+    source.write_text((json.dumps(body) + "\n") * 2, encoding="utf-8")
+    code, _out, err = _run(str(source), "--out", str(tmp_path / "rows.jsonl"))
+    assert (code, err) == (0, "")
+    assert {r["error_code"] for r in _read_rows(tmp_path / "rows.jsonl")} == {"provider_error"}

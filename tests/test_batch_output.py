@@ -381,3 +381,88 @@ def test_an_output_that_cannot_be_finished_is_left_partial_with_one_line(
     assert err == (f"toolwire: batch: cannot write {tmp_path / 'rows.jsonl'}: No space left on"
                    f" device; the rows so far are in {tmp_path / 'rows.jsonl.partial'}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["logs.jsonl", "rows.jsonl.partial"]
+
+
+def test_an_existing_partial_output_is_refused_without_force_and_kept(tmp_path: Path) -> None:
+    source = _input(tmp_path, 3)
+    earlier = tmp_path / "rows.jsonl.partial"
+    earlier.write_text("rows an earlier run left\n", encoding="utf-8")
+    code, _out, err = _run(str(source), "--out", str(tmp_path / "rows.jsonl"))
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{earlier} exists" in err and "--force" in err
+    assert earlier.read_text(encoding="utf-8") == "rows an earlier run left\n"
+    assert not (tmp_path / "rows.jsonl").exists()
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["plain", "force"])
+def test_an_input_where_an_early_stop_would_leave_its_rows_is_refused(
+    tmp_path: Path, force: bool
+) -> None:
+    source = tmp_path / "rows.jsonl.partial"
+    source.write_text((LINE + "\n") * 3, encoding="utf-8")
+    before = source.read_bytes()
+    code, _out, err = _run(str(source), "--out", str(tmp_path / "rows.jsonl"),
+                           *(["--force"] if force else []))
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{source}, where an early stop leaves the rows, is the input {source}" in err
+    assert source.read_bytes() == before
+
+
+def test_an_early_stop_never_replaces_a_partial_file_that_appeared_meanwhile(
+    tmp_path: Path,
+) -> None:
+    from toolwire.batch._sink import open_sink
+
+    target = tmp_path / "rows.jsonl"
+    sink = open_sink(str(target))
+    sink.put(LINE + "\n")
+    (tmp_path / "rows.jsonl.partial").write_text("someone else's\n", encoding="utf-8")
+    left = sink.abandon()
+    assert left is not None and Path(left).name.startswith(".rows.jsonl.")
+    assert Path(left).read_text(encoding="utf-8") == LINE + "\n"
+    assert (tmp_path / "rows.jsonl.partial").read_text(encoding="utf-8") == "someone else's\n"
+
+
+def test_an_early_stop_with_force_replaces_a_partial_file(tmp_path: Path) -> None:
+    from toolwire.batch._sink import open_sink
+
+    (tmp_path / "rows.jsonl.partial").write_text("an earlier run's\n", encoding="utf-8")
+    sink = open_sink(str(tmp_path / "rows.jsonl"), force=True)
+    sink.put(LINE + "\n")
+    assert sink.abandon() == str(tmp_path / "rows.jsonl.partial")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.jsonl.partial"]
+    assert (tmp_path / "rows.jsonl.partial").read_text(encoding="utf-8") == LINE + "\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_full_disk_while_writing_rows_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    from toolwire.batch import _sink as sink
+
+    def full(self: sink.JsonLinesSink, payload: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(sink.JsonLinesSink, "write", full)
+    source = _input(tmp_path, 3)
+    code, out, err = _run(str(source), "--out", str(tmp_path / "rows.jsonl"), "-j", jobs)
+    assert code == 1 and out == ""
+    assert err == (f"toolwire: batch: cannot write {tmp_path / 'rows.jsonl'}: No space left on"
+                   f" device; the rows so far are in {tmp_path / 'rows.jsonl.partial'}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs.jsonl", "rows.jsonl.partial"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("out", ["-", "rows.jsonl"], ids=["rows", "summary"])
+def test_a_full_standard_output_is_one_line_not_a_traceback(tmp_path: Path, out: str) -> None:
+    source = _input(tmp_path, 3)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolwire", "batch", str(source), "--out", out],
+            cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, timeout=120,
+            env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        )
+    err = done.stderr.decode()
+    assert done.returncode == 1
+    assert err.count("\n") == 1 and err.startswith("toolwire: batch: cannot write "), err
+    assert "No space left on device" in err and "Traceback" not in err

@@ -24,6 +24,12 @@ is wrong) derives from :class:`ToolwireError`::
     ValueError
     └── NotJSONValue                  a value no JSON text can hold (a cycle, NaN, a huge int)
 
+A provider's own text (an error message or code, an item or event type, a failed call's
+reason) enters a message on one line, its control characters escaped, at most 1,000
+characters of it (then how long the whole is); the whole text, as sent, stays on the
+error's field (``error_message``, ``item_type``, ``reason``…). A 5 MB error body, a
+terminal escape or a newline in it cannot flood a log, repaint a terminal or forge a line.
+
 A :class:`SpecError` gathers every :class:`SpecProblem` of a load at once, each with
 the file, line, column, JSON pointer and the ``rule`` it broke. ``UnmappedCall``,
 ``IncompleteStream`` and ``StreamError`` carry the partial reply, so a loop can answer
@@ -31,6 +37,8 @@ what it can and log the rest; none is ever a reason to run the calls it holds.
 """
 
 from __future__ import annotations
+
+import re
 
 from ._speed import TYPE_CHECKING
 from ._speed.record import Record, setfield
@@ -61,6 +69,33 @@ __all__ = [
     "UnmappedCall",
     "UnsupportedStream",
 ]
+
+_PROVIDER_TEXT_SHOWN = 1000
+"""The most characters of a provider's own text an error's message shows."""
+
+_SPACES = re.compile(r"[ \t\n\x0b\x0c\r]+")
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _provider_text(text: str) -> str:
+    """A provider's text as an error's message shows it: each run of spaces, tabs and line
+    breaks one space (that space trimmed at both ends), every other control character — terminal
+    escapes, NUL, C1 controls, Unicode line separators and bidirectional overrides —
+    escaped (``\\x1b``, ``\\u202e``), and cut after :data:`_PROVIDER_TEXT_SHOWN`
+    characters, saying how long the whole is. The JavaScript package shows it the same way
+    (tools/js/lib/provider_text.js).
+    """
+    head = text[:_PROVIDER_TEXT_SHOWN]
+    shown = _CONTROLS.sub(_escape, _SPACES.sub(" ", head).strip(" "))
+    if len(text) > _PROVIDER_TEXT_SHOWN:
+        shown += f"… (cut: {len(text):,} characters in all)"
+    return shown
 
 
 class ToolwireError(Exception):
@@ -139,7 +174,8 @@ class UnmappedCall(ToolwireError):
         self.reply = reply
         where = f" at {location}" if location else ""
         super().__init__(
-            f"{format}: item {item_index}{where} of type {item_type!r} is not mapped: {reason}"
+            f"{format}: item {item_index}{where} of type {_provider_text(repr(item_type))} is not"
+            f" mapped: {_provider_text(reason)}"
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -228,9 +264,10 @@ class ProviderError(ToolwireError):
         self.error_type = error_type
         self.error_code = error_code
         self.provider_data = provider_data or {}
-        kind = ", ".join(f"{k} {v}" for k, v in (("type", error_type), ("code", error_code))
+        kind = ", ".join(f"{k} {_provider_text(v)}" for k, v in (("type", error_type),
+                                                                ("code", error_code))
                          if v is not None)
-        said = " ".join((error_message or "(no message)").split())  # one line
+        said = _provider_text(error_message) if error_message else "(no message)"
         super().__init__(
             f"{format}: the provider answered with an error"
             f"{f' ({kind})' if kind else ''}: {said}"
@@ -441,7 +478,8 @@ class IncompleteStream(ToolwireError):
         self.open_slots = open_slots
         self.last_event_type = last_event_type
         self.events = events
-        last = f"; last event {last_event_type!r}" if last_event_type is not None else ""
+        last = (f"; last event {_provider_text(repr(last_event_type))}"
+                if last_event_type is not None else "")
         self.summary = (f"{format}: the stream ended after {events} event(s) without its"
                         f" terminal signal ({open_slots} item(s) still open{last})")
         """What happened, without the advice (the command line gives its own)."""
@@ -472,9 +510,10 @@ class StreamError(ToolwireError):
         self.error_message = error_message
         self.reply = reply
         self.event_index = event_index
+        said = error_message if isinstance(error_message, str) else str(error_message)
         super().__init__(
             f"{format}: the provider reported an error in event {event_index}:"
-            f" {error_code!r}: {error_message}"
+            f" {_provider_text(repr(error_code))}: {_provider_text(said)}"
         )
 
     def to_dict(self) -> dict[str, object]:

@@ -7,6 +7,10 @@ summary row, whatever is wrong with it — whatever fails while reading it becom
 row's error, never the end of the run — so the count of records in always equals the
 count of summary rows out; a blank line is skipped and counted, as ``extract --jsonl``
 skips it. :class:`Tally` keeps the counts the CLI's summary table shows and checks that.
+
+A line read whole that is no reply but a JSON object holding one in a field (a gateway
+log read without ``--field``) is counted by that field in the tally, so that the CLI can
+tell the user what to pass; its error row stays the reader's own error.
 """
 
 from __future__ import annotations
@@ -20,6 +24,12 @@ from ._rows import compact_rows, dumps
 __all__ = ["Chunk", "Done", "LineReader", "LongLine", "Tally", "process_chunk"]
 
 _BLANK = b" \t\r\n"
+
+_NOT_A_REPLY = ("unknown_format", "malformed_response")
+"""The error codes of a line that may be a wrapper around the reply rather than the reply."""
+
+_FIELDS_TRIED = 24
+"""The most fields of a wrapper tried as the reply (top-level first, then one level down)."""
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -83,6 +93,34 @@ class LineReader:
             return _bad(record_id, f"field {self.field!r} is null: no reply was logged")
         return compact_rows(body, fmt or self.format, tools, record_id, self.strict)
 
+    def wrapped_field(self, line: bytes) -> str | None:
+        """The dotted path of a field of ``line`` (a JSON object) that holds a readable
+        reply, top-level fields first: the ``--field`` a wrapped log needs; None: none."""
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(obj, dict):
+            return None
+        for path, value in _fields(obj):
+            found = compact_rows(value, self.format, None, None, self.strict)
+            if found[0].get("error_code") in (None, "provider_error"):
+                return path
+        return None
+
+
+def _fields(obj: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The fields that could hold a reply (an object, or JSON text of one), by dotted path:
+    the top level first, then one level down; at most :data:`_FIELDS_TRIED`."""
+    top = [(k, v) for k, v in obj.items() if "." not in k and _may_hold_reply(v)]
+    deeper = [(f"{k}.{inner}", w) for k, v in top if isinstance(v, dict)
+              for inner, w in v.items() if "." not in inner and _may_hold_reply(w)]
+    return (top + deeper)[:_FIELDS_TRIED]
+
+
+def _may_hold_reply(value: Any) -> bool:
+    return isinstance(value, dict) or (isinstance(value, str) and value.lstrip()[:1] == "{")
+
 
 def _pick(obj: dict[str, Any], path: str, *, optional: bool = False) -> Any:
     value: Any = obj
@@ -134,7 +172,7 @@ class Chunk:
 class Tally:
     """The counts of a run: records in, rows out by kind, replies by format, errors by code."""
 
-    __slots__ = ("blank", "errors", "formats", "kinds", "records", "replies")
+    __slots__ = ("blank", "errors", "formats", "kinds", "records", "replies", "wrapped")
 
     def __init__(self) -> None:
         self.records = 0  # lines read, blank ones aside
@@ -146,6 +184,8 @@ class Tally:
         # record toolwire could not read, so the statistics show outages as outages
         self.formats: dict[str, list[int]] = {}
         self.errors: dict[str, int] = {}
+        # lines read whole that hold a reply in a field, by the field's path
+        self.wrapped: dict[str, int] = {}
 
     def count(self, rows: list[dict[str, Any]]) -> None:
         kinds = self.kinds
@@ -169,6 +209,11 @@ class Tally:
                     self.errors[code] = self.errors.get(code, 0) + 1
 
     @property
+    def unreadable(self) -> int:
+        """Records toolwire could not read (a provider's own error body was read)."""
+        return sum(figures[5] for figures in self.formats.values())
+
+    @property
     def lines(self) -> int:
         """Every line read: the records and the blank lines."""
         return self.records + self.blank
@@ -185,6 +230,8 @@ class Tally:
                 mine[i] += n
         for code, n in other.errors.items():
             self.errors[code] = self.errors.get(code, 0) + n
+        for path, n in other.wrapped.items():
+            self.wrapped[path] = self.wrapped.get(path, 0) + n
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -217,6 +264,10 @@ def process_chunk(chunk: Chunk, reader: LineReader, as_text: bool) -> Done:
         else:
             try:
                 found = reader.rows(line, f"{source}:{number}")
+                if reader.whole_line and found[0].get("error_code") in _NOT_A_REPLY:
+                    path = reader.wrapped_field(line)
+                    if path is not None:
+                        tally.wrapped[path] = tally.wrapped.get(path, 0) + 1
                 if as_text:
                     texts = list(map(dumps, found))
             except Exception as exc:

@@ -10,7 +10,10 @@ temporary file beside the target (:class:`Target`), renamed onto the target only
 :meth:`Sink.finish`, once the whole run went through. A run that stops early calls
 :meth:`Sink.abandon` instead, which leaves the rows so far as ``NAME.partial``: a reader
 can never take an interrupted output for a complete one, and the input a user named by
-mistake as the output is never truncated.
+mistake as the output is never truncated. ``NAME.partial`` obeys the rule ``NAME`` does:
+never an input, never an existing file without ``force`` (:func:`check_target` checks both
+before the run; :meth:`Target.abandon` renames without replacing, so a file that appeared
+there meanwhile is kept too).
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from typing import IO, Any
 from ._schema import COLUMNS
 
 __all__ = [
-    "EXTENSIONS", "JsonLinesSink", "ParquetSink", "Sink", "Target", "TargetError", "arrow_schema",
-    "open_sink",
+    "EXTENSIONS", "JsonLinesSink", "ParquetSink", "Sink", "Target", "TargetError",
+    "UnwritableOutput", "arrow_schema", "open_sink",
 ]
 
 PARQUET_GROUP_ROWS = 65_536
@@ -42,6 +45,14 @@ class TargetError(ValueError):
     """An output that must not be written: an input, an existing file, an unknown kind."""
 
 
+class UnwritableOutput(Exception):
+    """Rows that could not be written (a full disk, a lost folder): ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class Target:
     """The file of an output: written under a temporary name beside ``path``, then renamed.
 
@@ -50,10 +61,11 @@ class Target:
     than writing through it.
     """
 
-    __slots__ = ("handle", "path", "temporary")
+    __slots__ = ("handle", "path", "replace", "temporary")
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, replace: bool = False) -> None:
         self.path = path
+        self.replace = replace  # whether abandon() may replace an existing NAME.partial
         folder, name = os.path.split(os.path.abspath(path))
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
         for _attempt in range(100):
@@ -74,17 +86,39 @@ class Target:
         os.replace(self.temporary, self.path)
 
     def abandon(self) -> str | None:
-        """The written file as ``NAME.partial`` (its path), or removed if that fails (None)."""
+        """The written file as ``NAME.partial`` (its path); under its temporary name when a
+        ``NAME.partial`` exists that may not be replaced; removed if neither works (None)."""
         with contextlib.suppress(OSError):
             self.handle.close()
         partial = self.path + PARTIAL
         try:
-            os.replace(self.temporary, partial)
+            if self.replace:
+                os.replace(self.temporary, partial)
+            else:
+                _rename_new(self.temporary, partial)
+        except FileExistsError:
+            return self.temporary
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(self.temporary)
             return None
         return partial
+
+
+def _rename_new(source: str, name: str) -> None:
+    """Rename ``source`` to ``name`` only if nothing is there (else FileExistsError): a hard
+    link is made without replacing, atomically; where links are not supported, a check and
+    a rename."""
+    try:
+        os.link(source, name, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links
+        if os.path.lexists(name):
+            raise FileExistsError(name) from None
+        os.rename(source, name)
+        return
+    os.unlink(source)
 
 
 class Sink:
@@ -99,6 +133,16 @@ class Sink:
 
     def write(self, payload: Any) -> None:
         raise NotImplementedError
+
+    def put(self, payload: Any) -> None:
+        """:meth:`write`, a failure to write (a full disk) raised as :class:`UnwritableOutput`;
+        a reader of standard output gone stays a ``BrokenPipeError``."""
+        try:
+            self.write(payload)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise UnwritableOutput(exc.strerror or str(exc)) from exc
 
     def _close(self) -> None:
         raise NotImplementedError
@@ -187,15 +231,20 @@ def check_target(path: str, inputs: list[str], *, force: bool = False) -> None:
 
     ``path`` must end in one of :data:`EXTENSIONS` (or be ``-``), must not be any input
     (compared as files, links and hard links resolved: never by name), and must not exist
-    unless ``force``; its folder must exist.
+    unless ``force``; its folder must exist. ``path.partial``, where a run that stops early
+    leaves its rows, obeys the same rules.
     """
     if path == "-":
         return
+    partial = path + PARTIAL
     for name in inputs:
-        if _same_file(path, name):
-            shown = "standard input" if name == "-" else name
-            raise TargetError(f"{path}: that is the input {shown}; the output must be another"
-                              " file")
+        for written in (path, partial):
+            if _same_file(written, name):
+                shown = "standard input" if name == "-" else name
+                what = "that" if written == path else f"{partial}, where an early stop leaves" \
+                    " the rows,"
+                raise TargetError(f"{path}: {what} is the input {shown}; the output must be"
+                                  " another file")
     if not path.lower().endswith(EXTENSIONS):
         raise TargetError(f"{path}: unknown output kind; name it {', '.join(EXTENSIONS)}"
                           " or '-' (standard output)")
@@ -204,6 +253,13 @@ def check_target(path: str, inputs: list[str], *, force: bool = False) -> None:
             raise TargetError(f"{path}: is a folder")
         if not force:
             raise TargetError(f"{path} exists; pass --force to replace it")
+    if os.path.lexists(partial):
+        if os.path.isdir(partial):
+            raise TargetError(f"{path}: {partial}, where an early stop leaves the rows, is a"
+                              " folder")
+        if not force:
+            raise TargetError(f"{path}: {partial} exists (left by a run that stopped early?);"
+                              " pass --force to replace it, or move it away")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise TargetError(f"{path}: no such folder {folder}")
@@ -219,9 +275,10 @@ def _same_file(path: str, name: str) -> bool:
     return os.path.samestat(out, source)
 
 
-def open_sink(path: str) -> Sink:
+def open_sink(path: str, *, force: bool = False) -> Sink:
     """The sink for ``path`` (see :func:`check_target` first): Parquet for a ``.parquet``
-    name, JSON Lines otherwise, standard output for ``-``.
+    name, JSON Lines otherwise, standard output for ``-``; ``force``: an early stop may
+    replace an existing ``path.partial``.
 
     Raises :class:`ImportError` (with the fix) when Parquet is asked for without pyarrow.
     """
@@ -234,11 +291,11 @@ def open_sink(path: str) -> Sink:
             raise ImportError(
                 f"{path}: writing Parquet needs pyarrow: pip install 'toolwire[parquet]'"
             ) from None
-        target = Target(path)
+        target = Target(path, replace=force)
         try:
             return ParquetSink(target)
         except BaseException:
             target.abandon()
             raise
-    target = Target(path)
+    target = Target(path, replace=force)
     return JsonLinesSink(path, target)

@@ -5,7 +5,8 @@ work is :mod:`toolwire.batch`, imported only when the command runs. The progress
 goes to stderr and only when stderr is a terminal: piped or redirected, the command
 prints nothing but its summary. The summary goes to stdout, or to stderr when the rows
 themselves go to stdout (``--out -``). The run checks that every record read gave its
-summary row and says so; a mismatch (never expected) exits 1.
+summary row and says so; a mismatch (never expected) exits 1, and so does a run that could
+read no record at all (naming the ``--field`` to pass when the lines wrap their replies).
 
 The output is never under its name until the run is complete: the rows go to a
 temporary file beside it, renamed at the end. A run that stops early — SIGINT, SIGTERM,
@@ -16,6 +17,7 @@ line and exits non-zero (130 for SIGINT, 143 for SIGTERM, 1 otherwise).
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import signal
 import sys
@@ -137,7 +139,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"{exc.filename}: {exc.strerror}") from None
     try:
         try:
-            sink = open_sink(args.out)
+            sink = open_sink(args.out, force=args.force)
         except ImportError as exc:
             raise UsageError(str(exc)) from None
         except OSError as exc:
@@ -162,9 +164,13 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if complete:
             try:
                 sink.finish()
+            except BrokenPipeError:
+                raise
             except OSError as exc:  # the last rows or the rename: a full disk, a lost folder
                 left = sink.abandon()
-                print(f"toolwire: batch: cannot write {args.out}: {exc.strerror or exc};"
+                if args.out == "-":
+                    _silence(sys.stdout)
+                print(f"toolwire: batch: cannot write {_shown(args.out)}: {exc.strerror or exc};"
                       f" {_left(left, args.out)}", file=err)
                 return 1
         else:
@@ -174,11 +180,46 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             source.close()
     seconds = time.monotonic() - started
     report = err if args.out == "-" else out
-    _summary(tally, seconds, jobs, len(args.inputs), report)
+    try:
+        _summary(tally, seconds, jobs, len(args.inputs), report)
+        report.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # the summary's own stream is full: the rows are written
+        _silence(report)
+        print(f"toolwire: batch: cannot write the summary: {exc.strerror or exc}; the rows"
+              f" are in {_shown(args.out)}", file=err)
+        return 1
     if not complete:
         print(f"toolwire: batch: lines were lost; {_left(left, args.out)}", file=err)
         return 1
+    if tally.records and tally.unreadable == tally.records:
+        print(f"toolwire: batch: no record could be read ({tally.unreadable:,} unreadable);"
+              f" {_advice(tally)}", file=err)
+        return 1
     return 0
+
+
+def _advice(tally: Tally) -> str:
+    """What to try when no record could be read: the field the replies sit in, if seen."""
+    if tally.wrapped:
+        path = max(tally.wrapped, key=lambda p: (tally.wrapped[p], p))
+        return f"each line holds its reply in field {path!r}: pass --field {path}"
+    return "see the rows' error_message (each line must be a reply, or --field name it)"
+
+
+def _shown(out: str) -> str:
+    return "standard output" if out == "-" else out
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a standard stream that cannot be written at the null device, so that the
+    interpreter's last flush of what it still holds finds nothing to complain about."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # no file (a test's buffer)
+        pass
 
 
 def _left(left: str | None, out: str) -> str:
@@ -191,6 +232,7 @@ def _left(left: str | None, out: str) -> str:
 def _stopped(exc: BaseException, left: str | None, out: str, err: TextIO) -> int | None:
     """The one line and exit code of a run that stopped early; None: not ours to tell."""
     from ..batch import UnreadableInput, WorkerDied  # lazy: as above
+    from ..batch._sink import UnwritableOutput  # lazy: as above
 
     where = _left(left, out)
     if isinstance(exc, KeyboardInterrupt):
@@ -202,6 +244,11 @@ def _stopped(exc: BaseException, left: str | None, out: str, err: TextIO) -> int
         return 128 + exc.signum
     if isinstance(exc, (WorkerDied, UnreadableInput)):
         print(f"toolwire: batch: {exc}; {where}", file=err)
+        return 1
+    if isinstance(exc, UnwritableOutput):
+        if out == "-":
+            _silence(sys.stdout)
+        print(f"toolwire: batch: cannot write {_shown(out)}: {exc.reason}; {where}", file=err)
         return 1
     return None
 
@@ -288,6 +335,8 @@ def _summary(tally: Tally, seconds: float, jobs: int, files: int, out: TextIO) -
     if unreadable:
         shown = ", ".join(f"{code} {n:,}" for code, n in unreadable)
         out.write(f"unreadable by code: {shown}\n")
+    for path, n in sorted(tally.wrapped.items(), key=lambda kv: (-kv[1], kv[0])):
+        out.write(f"hint: {n:,} line(s) hold a reply in field {path!r}: pass --field {path}\n")
     kinds = ", ".join(f"{kind} {tally.kinds.get(kind, 0):,}"
                       for kind in ("reply", "call", "server_call", "refused"))
     out.write(f"rows out: {kinds}\n")

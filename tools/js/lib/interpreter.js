@@ -3,6 +3,7 @@ import { decodeArguments, isObject, loads } from './json.js';
 import { holds } from './expression.js';
 import { normalized } from './normalize.js';
 import { responseValues } from './turn.js';
+import { providerText } from './provider_text.js';
 
 export class ToolwireError extends Error {
   constructor(code, message, fields = {}) { super(message); this.code = code; Object.assign(this, fields); }
@@ -142,7 +143,7 @@ export function visit(spec, reply, refusals, { index, item, type, location }, re
     if (refuseUnknown) {
       const reason = `unknown item type ${shown}`;
       reply.refused.push({ ...record, code: 'unknown_item_type', reason });
-      refusals.push(new ToolwireError('unknown_item_type', reason, { ...record }));
+      refusals.push(new ToolwireError('unknown_item_type', `unknown item type ${providerText(String(shown))}`, { ...record }));
       return;
     }
     reply.unknown.push({ ...record, reason: `no entry of ${spec.format} matches this item` });
@@ -202,7 +203,8 @@ export function providerError(spec, response) {
     error_code: part.code ? fact(part.code.evaluate(response)) : null,
     provider_data: Object.fromEntries(kept.map(([key, value]) => [key, structuredClone(value)])),
   };
-  return new ToolwireError('provider_error', `${spec.format}: the provider answered with an error: ${fields.error_message}`, fields);
+  const said = fields.error_message ? providerText(fields.error_message) : '(no message)';
+  return new ToolwireError('provider_error', `${spec.format}: the provider answered with an error: ${said}`, fields);
 }
 
 // §1.3 step 1 after parsing: the provider's error, a stream event (§9.9), a body without the

@@ -8,6 +8,7 @@ import { framingMethods, MAX_EVENT_SIZE } from './stream_framing.js';
 import { operationMethods } from './stream_ops.js';
 import { finishedReply, sniffOrder, whatItIs } from './stream_identify.js';
 import { normalized } from './normalize.js';
+import { providerText } from './provider_text.js';
 import { read, visit, withNested, emptyReply, fates, ToolwireError } from './interpreter.js';
 
 const copy = (v) => (v === undefined ? undefined : structuredClone(v));
@@ -85,11 +86,11 @@ export class Accumulator {
     if (type === null) type = sseName;
     this.lastType = type;
     if (part.error && guards(part.error, type, body)) {
-      const error = fail('stream_error', String(part.error.message ? part.error.message.evaluate(body) : 'stream error'), {
-        format, error_code: part.error.code ? part.error.code.evaluate(body) : null, event_index: index,
+      const said = String(part.error.message ? part.error.message.evaluate(body) : 'stream error');
+      throw new ToolwireError('stream_error', providerText(said), {
+        reason: said, error_message: said, format, error_code: part.error.code ? part.error.code.evaluate(body) : null,
+        event_index: index,
       });
-      error.error_message = error.message;
-      throw error;
     }
     for (const refusal of part.refuse) {
       if (guards(refusal, type, body)) throw fail('unsupported_stream', refusal.reason, { format, event_index: index });
