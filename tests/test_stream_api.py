@@ -210,3 +210,33 @@ def test_an_append_into_a_slot_item_is_malformed_and_one_outside_every_slot_is_j
                        match=r"inside an item of message\.calls") as err:
         acc.feed({"name_piece": "x"})
     assert err.value.rule == "text" and "update.append" in str(err.value)
+
+
+_OVERLOADED = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+
+
+@pytest.mark.parametrize("given", [None, "anthropic"], ids=["sniffed", "named"])
+def test_a_stream_that_starts_with_the_providers_error_is_its_stream_error(
+        given: str | None) -> None:
+    with pytest.raises(toolwire.errors.StreamError) as caught:
+        toolwire.read_stream(given, [_OVERLOADED])
+    error = caught.value
+    assert (error.format, error.error_code, error.error_message) == (
+        "anthropic", "overloaded_error", "Overloaded")
+    acc = toolwire.Accumulator()
+    with pytest.raises(toolwire.errors.StreamError):
+        acc.feed_bytes(b"event: error\ndata: " + json.dumps(_OVERLOADED).encode() + b"\n\n")
+    assert acc.format == "anthropic"
+    assert acc.reply(allow_incomplete=True).calls == ()
+
+
+def test_a_first_error_event_names_the_provider_whose_error_body_it_is() -> None:
+    gemini = {"error": {"code": 503, "message": "The model is overloaded.",
+                        "status": "UNAVAILABLE"}}
+    responses = {"type": "error", "sequence_number": 0, "code": "server_error",
+                 "message": "The server had an error", "param": None}
+    for event, fmt, code in ((gemini, "gemini", "UNAVAILABLE"),
+                             (responses, "responses", "server_error")):
+        with pytest.raises(toolwire.errors.StreamError) as caught:
+            toolwire.read_stream(None, [event])
+        assert (caught.value.format, caught.value.error_code) == (fmt, code)

@@ -239,3 +239,20 @@ def test_a_finished_reply_given_as_a_stream_says_to_drop_stream(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("toolwire: malformed_stream: ")
     assert "finished openai reply" in err[0] and "without --stream" in err[0]
+
+
+_OVERLOADED_SSE = ('event: error\ndata: {"type": "error", "error": {"type": "overloaded_error",'
+                   ' "message": "Overloaded"}}\n\n')
+
+
+def test_a_sniffed_stream_that_starts_with_the_providers_error_prints_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "error.sse"
+    path.write_text(_OVERLOADED_SSE, encoding="utf-8")
+    assert main(["extract", "--stream", str(path)], out=io.StringIO()) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: stream_error: anthropic: ")
+    assert "'overloaded_error': Overloaded" in err[0]
+    assert main(["extract", str(path)], out=io.StringIO()) == 1  # given as a reply
+    assert "it looks like an anthropic stream (SSE)" in capsys.readouterr().err

@@ -36,7 +36,7 @@ from .docpath import PathError, show
 from .engine import Broken, Engine
 from .events import event_json, normalised_event
 from .framing import MAX_EVENT_SIZE, Framer, FramingError, Opening, framer_for
-from .identify import finished_reply, sniff_expression, sniff_order, what_it_is
+from .identify import error_format, finished_reply, sniff_expression, sniff_order, what_it_is
 from .ready import Ready
 from .replies import build, facts
 from .slots import Slot
@@ -153,7 +153,9 @@ class Accumulator:
         self._spec, self._stream = spec, stream
         self._ready = Ready(stream, self._classify)
 
-    def _sniff(self, event: dict[str, Any], index: int) -> None:
+    def _sniff(self, event: dict[str, Any], index: int, event_name: str | None) -> None:
+        """Bind the format the first event names (§9.5 step 3): its stream's first event, or
+        its provider's failure event (which step 5 then raises as ``stream_error``)."""
         for spec in sniff_order(self._registry):
             sniff = sniff_expression(spec)
             try:
@@ -162,6 +164,10 @@ class Accumulator:
                     return
             except ValueError:
                 continue
+        failed = error_format(self._registry, event, event_name)
+        if failed is not None:
+            self._bind(failed)
+            return
         verdict = finished_reply(self._registry, None, event)
         if verdict is not None:
             raise MalformedStream(None, verdict.reason, index, looks_like=verdict.looks_like,
@@ -210,7 +216,7 @@ class Accumulator:
             data = event if type(event) is dict else event_json(event, self.format, index)
             self._events += 1
             if self._stream is None:
-                self._sniff(data, index)
+                self._sniff(data, index, event_name)
             stream = self._stream
             assert stream is not None
             if stream.unwrap is not None:

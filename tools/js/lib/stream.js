@@ -6,7 +6,7 @@ import { loads, isObject } from './json.js';
 import { fail, getPath, setPath, partOf } from './stream_part.js';
 import { framingMethods, MAX_EVENT_SIZE } from './stream_framing.js';
 import { operationMethods } from './stream_ops.js';
-import { finishedReply, sniffOrder, whatItIs } from './stream_identify.js';
+import { errorFormat, finishedReply, sniffOrder, whatItIs } from './stream_identify.js';
 import { normalized } from './normalize.js';
 import { read, visit, withNested, emptyReply, fates, ToolwireError } from './interpreter.js';
 
@@ -76,7 +76,7 @@ export class Accumulator {
       try { body = loads(body); } catch { throw fail('malformed_stream', 'an event is not JSON', { event_index: index }); }
     }
     if (!isObject(body)) throw fail('malformed_stream', 'an event must be a JSON object', { event_index: index });
-    if (!this.spec) this.sniff(body, index);
+    if (!this.spec) this.sniff(body, index, sseName);
     body = this.unwrapped(body, index);
     const { part } = this;
     const format = this.spec.format;
@@ -123,10 +123,13 @@ export class Accumulator {
     return updates;
   }
 
-  // §9.5 step 3: the first event binds the format, by descending priority, then name.
-  sniff(body, index) {
+  // §9.5 step 3: the first event binds the format, by descending priority, then name; or the
+  // provider whose failure event it is (step 5 then fails the stream with stream_error).
+  sniff(body, index, sseName) {
     const found = sniffOrder(this.specs).find(([, , p]) => { try { return holds(p.sniff.when, body); } catch { return false; } });
     if (found) { this.bind(found[0]); return; }
+    const failed = errorFormat(this.specs, body, sseName);
+    if (failed) { this.bind(failed); return; }
     const verdict = finishedReply(this.specs, null, body);
     if (verdict) throw fail('malformed_stream', verdict.reason, { event_index: index, format: null, looks_like: verdict.looks_like, finished_reply: true });
     throw fail('unknown_format', 'no stream format recognises the first event');
