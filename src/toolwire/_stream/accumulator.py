@@ -220,7 +220,10 @@ class Accumulator:
             stream = self._stream
             assert stream is not None
             if stream.unwrap is not None:
-                data = self._unwrapped(stream.unwrap, data, index)
+                inner = self._unwrapped(stream.unwrap, data, index)
+                if inner is None:
+                    return ()  # an SDK helper's derived event: its chunk event carried it
+                data = inner
             if stream.detect:
                 assert self._spec is not None
                 data = normalised_event(self._spec, data, index)
@@ -326,8 +329,9 @@ class Accumulator:
                               finished_reply=verdict.finished_reply)
 
     def _unwrapped(self, unwrap: tuple[Expression, Expression], data: dict[str, Any],
-                   index: int) -> dict[str, Any]:
-        """The event inside an SDK's envelope, where the spec's ``unwrap.when`` holds."""
+                   index: int) -> dict[str, Any] | None:
+        """The event inside an SDK's envelope, where the spec's ``unwrap.when`` holds; None
+        where the envelope holds none (``value`` null: a helper's derived event, skipped)."""
         when, value = unwrap
         try:
             if when.evaluate(data) is not True:
@@ -335,6 +339,8 @@ class Accumulator:
             inner = value.evaluate(data)
         except ValueError as exc:
             raise MalformedStream(self.format, f"stream.unwrap failed: {exc}", index) from None
+        if inner is None:
+            return None
         if type(inner) is not dict:
             kind = "null" if inner is None else type(inner).__name__
             raise MalformedStream(self.format, "the event inside the envelope (stream.unwrap)"

@@ -78,6 +78,7 @@ export class Accumulator {
     if (!isObject(body)) throw fail('malformed_stream', 'an event must be a JSON object', { event_index: index });
     if (!this.spec) this.sniff(body, index, sseName);
     body = this.unwrapped(body, index);
+    if (body === null) return []; // §9.5 step 3: an SDK helper's derived event, skipped
     const { part } = this;
     const format = this.spec.format;
     let type;
@@ -135,8 +136,9 @@ export class Accumulator {
     throw fail('unknown_format', 'no stream format recognises the first event');
   }
 
-  // §9.5 step 3, §9.11: the event inside an SDK's envelope (`unwrap`), then keyed as the wire
-  // by the spec's `normalize` aliases where its `detect` holds.
+  // §9.5 step 3, §9.11: the event inside an SDK's envelope (`unwrap`; null where the envelope
+  // holds none: a helper's derived event, skipped), then keyed as the wire by the spec's
+  // `normalize` aliases where its `detect` holds.
   unwrapped(body, index) {
     const { unwrap } = this.part;
     const format = this.spec.format;
@@ -144,6 +146,7 @@ export class Accumulator {
     try {
       if (unwrap && holds(unwrap.when, event)) event = unwrap.value.evaluate(event);
     } catch (e) { throw fail('malformed_stream', `stream.unwrap failed: ${e.message}`, { event_index: index, format }); }
+    if (event === null) return null;
     if (!isObject(event)) throw fail('malformed_stream', 'the event inside the envelope (stream.unwrap) is not an object', { event_index: index, format });
     try { return normalized(this.spec, event); } catch (e) { throw fail('malformed_stream', e.message, { event_index: index, format }); }
   }
