@@ -36,6 +36,7 @@ from .docpath import PathError, show
 from .engine import Broken, Engine
 from .events import event_json, normalised_event
 from .framing import MAX_EVENT_SIZE, Framer, FramingError, Opening, framer_for
+from .given import NO_LINE_END, feed_all
 from .identify import error_format, finished_reply, sniff_expression, sniff_order, what_it_is
 from .ready import Ready
 from .replies import build, facts
@@ -569,10 +570,22 @@ class Accumulator:
 
 
 def read_stream(
-    fmt: str | None, events: Iterable[Any], *, strict: bool | None = None, tools: Any = None
+    fmt: str | None, events: Iterable[Any] | bytes | str, *, strict: bool | None = None,
+    tools: Any = None,
 ) -> Reply:
-    """Feed every event, then :meth:`Accumulator.reply`: the one-shot form."""
-    accumulator = Accumulator(fmt, strict=strict, tools=tools)
-    for event in events:
-        accumulator.feed(event)
-    return accumulator.reply()
+    """Feed every event, then :meth:`Accumulator.reply`: the one-shot form.
+
+    ``events`` is an iterable of events (dicts, JSON text, SDK event objects) or of raw byte
+    chunks (``bytes``: SSE or NDJSON split anywhere, as :meth:`Accumulator.feed_bytes` takes
+    them), or the stream's raw bytes or text whole. One object (a reply, an SDK model) is no
+    stream: a ``malformed_stream`` names it.
+    """
+    registry = default_source()
+    accumulator = Accumulator(fmt, strict=strict, tools=tools, registry=registry)
+    line_ends = feed_all(accumulator, events, fmt, registry)
+    try:
+        return accumulator.reply()
+    except IncompleteStream as exc:
+        if line_ends is False and accumulator.events == 0:
+            raise MalformedStream(accumulator.format, NO_LINE_END) from exc
+        raise

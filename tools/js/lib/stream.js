@@ -73,7 +73,10 @@ export class Accumulator {
     const index = this.events++;
     let body = event;
     if (typeof body === 'string') {
-      try { body = loads(body); } catch { throw fail('malformed_stream', 'an event is not JSON', { event_index: index }); }
+      try { body = loads(body); } catch {
+        const sse = /^\s*(?:data|event|id|retry)?:/.test(body) ? ': it is SSE text, not an event: the raw stream goes to feedBytes (readStream takes it as bytes), an event as its data\'s JSON' : '';
+        throw fail('malformed_stream', `an event is not JSON${sse}`, { event_index: index });
+      }
     }
     if (!isObject(body)) throw fail('malformed_stream', 'an event must be a JSON object', { event_index: index });
     if (!this.spec) this.sniff(body, index, sseName);
