@@ -46,6 +46,7 @@ LAZY = {
     ("toolwire._render.results", "toolwire._sdk_objects"): "SDK objects, only for one",
     ("toolwire._stream.accumulator", "toolwire._tools"): "tool checks, only with tools=",
     ("toolwire._stream.events", "toolwire._sdk_objects"): "SDK objects, only for one",
+    ("toolwire._stream.given", "toolwire._sdk_objects"): "SDK objects, only for one",
     ("toolwire._text.extract", "toolwire._tools"): "tool checks, only with tools=",
     ("toolwire._tools.part", "toolwire._sdk_objects"): "SDK objects, only for one",
     ("toolwire._wire.content", "toolwire._text"): "the text reader, only with text_format=",
@@ -76,6 +77,7 @@ LAZY = {
     ("toolwire.cli._main", "toolwire.cli._specs_test"): "as above",
     ("toolwire.cli._replies", "toolwire._stream.identify"): "the stream reader, only for one",
     ("toolwire.cli._stream", "toolwire._stream"): "the stream reader, only with --stream",
+    ("toolwire.cli._stream", "toolwire._stream.framing"): "as above",
     ("toolwire.cli._stream", "toolwire._tools"): "tool checks, only with --tools",
     ("toolwire.cli._tools", "toolwire._tools"): "tool checks, only with --tools",
 }

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from stream_chunks import chat_calls, chat_chunk
+from stream_chunks import chat_calls, chat_chunk, sse
 
 import toolwire
 
@@ -33,7 +33,10 @@ def test_events_may_be_json_text_bytes_or_sdk_objects() -> None:
 
     events = [json.dumps(CHUNKS[0]), Event(CHUNKS[1])]
     assert toolwire.read_stream(None, events).calls[0].id == "call_a"
-    assert toolwire.read_stream("openai", [json.dumps(c).encode() for c in CHUNKS]).calls
+    acc = toolwire.Accumulator("openai")
+    for chunk in CHUNKS:
+        acc.feed(json.dumps(chunk).encode())
+    assert acc.reply().calls
 
 
 def test_a_non_object_event_is_a_malformed_stream() -> None:
@@ -210,3 +213,84 @@ def test_an_append_into_a_slot_item_is_malformed_and_one_outside_every_slot_is_j
                        match=r"inside an item of message\.calls") as err:
         acc.feed({"name_piece": "x"})
     assert err.value.rule == "text" and "update.append" in str(err.value)
+
+
+_OVERLOADED = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+
+
+@pytest.mark.parametrize("given", [None, "anthropic"], ids=["sniffed", "named"])
+def test_a_stream_that_starts_with_the_providers_error_is_its_stream_error(
+        given: str | None) -> None:
+    with pytest.raises(toolwire.errors.StreamError) as caught:
+        toolwire.read_stream(given, [_OVERLOADED])
+    error = caught.value
+    assert (error.format, error.error_code, error.error_message) == (
+        "anthropic", "overloaded_error", "Overloaded")
+    acc = toolwire.Accumulator()
+    with pytest.raises(toolwire.errors.StreamError):
+        acc.feed_bytes(b"event: error\ndata: " + json.dumps(_OVERLOADED).encode() + b"\n\n")
+    assert acc.format == "anthropic"
+    assert acc.reply(allow_incomplete=True).calls == ()
+
+
+def test_a_first_error_event_names_the_provider_whose_error_body_it_is() -> None:
+    gemini = {"error": {"code": 503, "message": "The model is overloaded.",
+                        "status": "UNAVAILABLE"}}
+    responses = {"type": "error", "sequence_number": 0, "code": "server_error",
+                 "message": "The server had an error", "param": None}
+    for event, fmt, code in ((gemini, "gemini", "UNAVAILABLE"),
+                             (responses, "responses", "server_error")):
+        with pytest.raises(toolwire.errors.StreamError) as caught:
+            toolwire.read_stream(None, [event])
+        assert (caught.value.format, caught.value.error_code) == (fmt, code)
+
+
+def test_read_stream_takes_raw_bytes_as_feed_bytes_does() -> None:
+    want = toolwire.read_stream("openai", CHUNKS)
+    raw = sse(CHUNKS).encode()
+    pieces = [raw[i:i + 7] for i in range(0, len(raw), 7)]  # cut anywhere
+    assert toolwire.read_stream("openai", pieces) == want
+    assert toolwire.read_stream(None, iter(pieces)) == want
+    assert toolwire.read_stream(None, [bytearray(p) for p in pieces]) == want
+    assert toolwire.read_stream(None, [memoryview(raw)]) == want
+    assert toolwire.read_stream(None, raw) == want  # the stream's bytes whole
+    assert toolwire.read_stream(None, raw.decode()) == want  # or its text
+    ndjson = "".join(json.dumps(c) + "\n" for c in CHUNKS).encode()
+    assert toolwire.read_stream("openai", [ndjson[:10], ndjson[10:]]) == want
+
+
+def test_byte_lines_without_their_line_ends_are_named_as_such() -> None:
+    lines = [f"data: {json.dumps(c)}".encode() for c in CHUNKS]  # requests' iter_lines()
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
+        toolwire.read_stream("openai", lines)
+    assert "no line break" in caught.value.reason and "iter_lines()" in caught.value.reason
+    assert isinstance(caught.value.__cause__, toolwire.errors.IncompleteStream)
+
+
+def test_sse_text_given_as_an_event_points_to_feed_bytes() -> None:
+    for piece in (f"data: {json.dumps(CHUNKS[0])}", b"event: ping"):
+        with pytest.raises(toolwire.errors.MalformedStream) as caught:
+            toolwire.Accumulator("openai").feed(piece)
+        assert "it is SSE text" in caught.value.reason and "feed_bytes" in caught.value.reason
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
+        toolwire.Accumulator("openai").feed("{oops")
+    assert "SSE" not in caught.value.reason
+
+
+def test_one_finished_reply_given_as_the_stream_is_named_as_one() -> None:
+    from openai.types.chat import ChatCompletion
+
+    body = {"id": "c1", "object": "chat.completion", "created": 0, "model": "m", "choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Hi"}}]}
+    for given in (body, ChatCompletion.model_validate(body)):
+        for fmt in ("openai", None):
+            with pytest.raises(toolwire.errors.MalformedStream) as caught:
+                toolwire.read_stream(fmt, given)  # type: ignore[arg-type]
+            error = caught.value
+            assert (error.looks_like, error.finished_reply) == ("openai", True)
+            assert "a finished openai reply, not a stream of events: read it with read()" in (
+                error.reason)
+            assert type(given).__name__ in error.reason
+    with pytest.raises(toolwire.errors.MalformedStream) as caught:
+        toolwire.read_stream("openai", CHUNKS[0])  # type: ignore[arg-type]
+    assert not caught.value.finished_reply and "[event] for one" in caught.value.reason

@@ -239,3 +239,58 @@ def test_a_finished_reply_given_as_a_stream_says_to_drop_stream(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("toolwire: malformed_stream: ")
     assert "finished openai reply" in err[0] and "without --stream" in err[0]
+
+
+_OVERLOADED_SSE = ('event: error\ndata: {"type": "error", "error": {"type": "overloaded_error",'
+                   ' "message": "Overloaded"}}\n\n')
+
+
+def test_a_sniffed_stream_that_starts_with_the_providers_error_prints_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "error.sse"
+    path.write_text(_OVERLOADED_SSE, encoding="utf-8")
+    assert main(["extract", "--stream", str(path)], out=io.StringIO()) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: stream_error: anthropic: ")
+    assert "'overloaded_error': Overloaded" in err[0]
+    assert main(["extract", str(path)], out=io.StringIO()) == 1  # given as a reply
+    assert "it looks like an anthropic stream (SSE)" in capsys.readouterr().err
+
+
+_FINISHED = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
+             "choices": [{"index": 0, "finish_reason": "stop",
+                          "message": {"role": "assistant", "content": "Hi"}}]}
+
+
+def test_a_pretty_printed_reply_given_as_a_stream_is_named_as_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "reply.json"
+    path.write_text(json.dumps(_FINISHED, indent=2), encoding="utf-8")
+    assert main(["extract", "--stream", str(path)], out=io.StringIO()) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: malformed_stream: ")
+    assert "one JSON document over several lines, a finished openai reply" in err[0]
+    assert "without --stream" in err[0]
+
+
+def test_a_pretty_printed_error_body_on_standard_input_is_the_providers_error() -> None:
+    body = json.dumps({"error": {"message": "Rate limit reached", "type": "requests",
+                                 "param": None, "code": "rate_limit_exceeded"}}, indent=4)
+    done = subprocess.run([sys.executable, "-m", "toolwire", "extract", "--stream", "-"],
+                          input=body, capture_output=True, text=True, check=False, timeout=60,
+                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 1 and done.stdout == ""
+    err = done.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("toolwire: provider_error: openai: ")
+    assert "Rate limit reached" in err[0] and "one JSON error body, not a stream" in err[0]
+
+
+def test_a_cut_pretty_printed_body_stays_the_first_lines_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(_FINISHED, indent=2)[:-20], encoding="utf-8")
+    assert main(["extract", "--stream", str(path)], out=io.StringIO()) == 1
+    assert "stream event 0: event is not JSON" in capsys.readouterr().err

@@ -323,10 +323,10 @@ export declare class Accumulator {
   reply(options?: { allowIncomplete?: boolean }): Reply;
 }
 
-/** Events (objects or JSON text) or byte chunks (Uint8Array), then the Reply. */
-export declare function readStream(format: string | null, source: Iterable<JsonObject | string | Uint8Array>, options?: { registry?: Registry | null }): Reply;
+/** Events (objects or JSON text) or byte chunks (Uint8Array), or the stream's bytes or text whole, then the Reply. */
+export declare function readStream(format: string | null, source: Iterable<JsonObject | string | Uint8Array> | Uint8Array | string, options?: { registry?: Registry | null }): Reply;
 /** The same from an async iterable or a ReadableStream (a fetch() body). */
-export declare function readStreamAsync(format: string | null, source: AsyncIterable<JsonObject | string | Uint8Array> | Iterable<JsonObject | string | Uint8Array> | ReadableStream<Uint8Array>, options?: { registry?: Registry | null }): Promise<Reply>;
+export declare function readStreamAsync(format: string | null, source: AsyncIterable<JsonObject | string | Uint8Array> | Iterable<JsonObject | string | Uint8Array> | ReadableStream<Uint8Array> | Uint8Array | string, options?: { registry?: Registry | null }): Promise<Reply>;
 
 /** The decoding table of §1.4. */
 export declare function decodeArguments(raw: Json | undefined): { arguments: JsonObject; undecodable: boolean; code: string | null };

@@ -36,7 +36,8 @@ from .docpath import PathError, show
 from .engine import Broken, Engine
 from .events import event_json, normalised_event
 from .framing import MAX_EVENT_SIZE, Framer, FramingError, Opening, framer_for
-from .identify import finished_reply, sniff_expression, sniff_order, what_it_is
+from .given import NO_LINE_END, feed_all
+from .identify import error_format, finished_reply, sniff_expression, sniff_order, what_it_is
 from .ready import Ready
 from .replies import build, facts
 from .slots import Slot
@@ -155,7 +156,9 @@ class Accumulator:
         self._spec, self._stream = spec, stream
         self._ready = Ready(stream, self._classify)
 
-    def _sniff(self, event: dict[str, Any], index: int) -> None:
+    def _sniff(self, event: dict[str, Any], index: int, event_name: str | None) -> None:
+        """Bind the format the first event names (§9.5 step 3): its stream's first event, or
+        its provider's failure event (which step 5 then raises as ``stream_error``)."""
         for spec in sniff_order(self._registry):
             sniff = sniff_expression(spec)
             try:
@@ -164,6 +167,10 @@ class Accumulator:
                     return
             except ValueError:
                 continue
+        failed = error_format(self._registry, event, event_name)
+        if failed is not None:
+            self._bind(failed)
+            return
         verdict = finished_reply(self._registry, None, event)
         if verdict is not None:
             raise MalformedStream(None, verdict.reason, index, looks_like=verdict.looks_like,
@@ -212,11 +219,14 @@ class Accumulator:
             data = event if type(event) is dict else event_json(event, self.format, index)
             self._events += 1
             if self._stream is None:
-                self._sniff(data, index)
+                self._sniff(data, index, event_name)
             stream = self._stream
             assert stream is not None
             if stream.unwrap is not None:
-                data = self._unwrapped(stream.unwrap, data, index)
+                inner = self._unwrapped(stream.unwrap, data, index)
+                if inner is None:
+                    return ()  # an SDK helper's derived event: its chunk event carried it
+                data = inner
             if stream.detect:
                 assert self._spec is not None
                 data = normalised_event(self._spec, data, index)
@@ -322,8 +332,9 @@ class Accumulator:
                               finished_reply=verdict.finished_reply)
 
     def _unwrapped(self, unwrap: tuple[Expression, Expression], data: dict[str, Any],
-                   index: int) -> dict[str, Any]:
-        """The event inside an SDK's envelope, where the spec's ``unwrap.when`` holds."""
+                   index: int) -> dict[str, Any] | None:
+        """The event inside an SDK's envelope, where the spec's ``unwrap.when`` holds; None
+        where the envelope holds none (``value`` null: a helper's derived event, skipped)."""
         when, value = unwrap
         try:
             if when.evaluate(data) is not True:
@@ -331,6 +342,8 @@ class Accumulator:
             inner = value.evaluate(data)
         except ValueError as exc:
             raise MalformedStream(self.format, f"stream.unwrap failed: {exc}", index) from None
+        if inner is None:
+            return None
         if type(inner) is not dict:
             kind = "null" if inner is None else type(inner).__name__
             raise MalformedStream(self.format, "the event inside the envelope (stream.unwrap)"
@@ -559,10 +572,22 @@ class Accumulator:
 
 
 def read_stream(
-    fmt: str | None, events: Iterable[Any], *, strict: bool | None = None, tools: Any = None
+    fmt: str | None, events: Iterable[Any] | bytes | str, *, strict: bool | None = None,
+    tools: Any = None,
 ) -> Reply:
-    """Feed every event, then :meth:`Accumulator.reply`: the one-shot form."""
-    accumulator = Accumulator(fmt, strict=strict, tools=tools)
-    for event in events:
-        accumulator.feed(event)
-    return accumulator.reply()
+    """Feed every event, then :meth:`Accumulator.reply`: the one-shot form.
+
+    ``events`` is an iterable of events (dicts, JSON text, SDK event objects) or of raw byte
+    chunks (``bytes``: SSE or NDJSON split anywhere, as :meth:`Accumulator.feed_bytes` takes
+    them), or the stream's raw bytes or text whole. One object (a reply, an SDK model) is no
+    stream: a ``malformed_stream`` names it.
+    """
+    registry = default_source()
+    accumulator = Accumulator(fmt, strict=strict, tools=tools, registry=registry)
+    line_ends = feed_all(accumulator, events, fmt, registry)
+    try:
+        return accumulator.reply()
+    except IncompleteStream as exc:
+        if line_ends is False and accumulator.events == 0:
+            raise MalformedStream(accumulator.format, NO_LINE_END) from exc
+        raise

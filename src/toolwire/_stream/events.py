@@ -46,7 +46,8 @@ def event_json(event: Any, format: str | None, index: int) -> dict[str, Any]:
         try:
             event = loads_strict(event)
         except ValueError as exc:
-            raise MalformedStream(format, f"event is not JSON: {exc}", index) from None
+            raise MalformedStream(format, f"event is not JSON: {exc}{_sse_hint(event)}",
+                                  index) from None
         if isinstance(event, dict):
             return event
         kind = "null" if event is None else type(event).__name__
@@ -54,6 +55,17 @@ def event_json(event: Any, format: str | None, index: int) -> dict[str, Any]:
     if isinstance(event, dict) and all(type(k) is str for k in event):
         return event  # a dict subclass: read as the mapping it is
     return _sdk_event(event, format, index)
+
+
+_SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
+
+
+def _sse_hint(text: str) -> str:
+    """Where ``text`` is SSE text, not an event's JSON, the way to give it (§9.10)."""
+    if not text.lstrip().startswith(_SSE_FIELDS):
+        return ""
+    return ("; it is SSE text, not an event: raw stream bytes go to feed_bytes (read_stream"
+            " takes them as bytes), an event as its data's JSON")
 
 
 def _sdk_event(event: Any, format: str | None, index: int) -> dict[str, Any]:

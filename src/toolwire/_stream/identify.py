@@ -1,4 +1,5 @@
-"""What an event that is not this stream's is (specs/README.md §9.14).
+"""What an event that is not this stream's is (specs/README.md §9.14), and whose failure event
+an unsniffed stream's first event is (§9.5 step 3).
 
 A finished reply handed to a stream reader, or the events of another format's stream, must
 never accumulate into a clean reply with no calls, nor into an "incomplete" one that sends
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from .._spec.source import SpecSource
 
 __all__ = [
-    "Verdict", "finished_reply", "sniff_expression", "sniff_order", "stream_format", "what_it_is",
+    "Verdict", "error_format", "finished_reply", "sniff_expression", "sniff_order",
+    "stream_format", "what_it_is",
 ]
 
 
@@ -103,13 +105,52 @@ def _sniff(spec: WireSpec) -> Mapping[str, Any]:
     return found
 
 
+def _stream_error_matches(spec: WireSpec, event: dict[str, Any], event_name: str | None) -> bool:
+    """Whether the spec's stream ``error`` entry (§9.8) catches ``event``, typed as step 4 of
+    §9.5 types it (``event_type``, else the SSE event name)."""
+    stream = compiled_stream(spec)
+    if stream is None or stream.error is None:
+        return False
+    try:
+        event_type = stream.event_type.evaluate(event) if stream.event_type else None
+        return stream.error.matches(event, event_name if event_type is None else event_type)
+    except ValueError:
+        return False
+
+
+def error_format(registry: SpecSource, event: dict[str, Any],
+                 event_name: str | None = None) -> str | None:
+    """The format whose provider failure event ``event`` is, for a stream no ``stream.sniff``
+    recognises (§9.5 step 3): a provider that fails before its first event sends its error.
+
+    The provider is named as ``read()`` names an error body (§1.12): the first format, in sniff
+    order, whose top-level ``error`` holds; it is the answer when its stream ``error`` catches
+    the event, and otherwise there is none (a finished failed reply is no stream event). Only
+    where no top-level ``error`` holds is the first format in stream sniff order whose stream
+    ``error`` catches it the answer (Bedrock's exception members, Cohere's failed
+    ``message-end``). The top-level predicates exclude each other; the stream ones need not
+    (Chat's ``{"error": {...}}`` catches Gemini's and Anthropic's errors too)."""
+    named = sorted((s for s in registry.specs().values() if s.sniff is not None),
+                   key=lambda s: (-s.sniff_priority, s.format))
+    for spec in named:
+        if spec.error is not None and _holds(spec.error.when, event):
+            return spec.format if _stream_error_matches(spec, event, event_name) else None
+    for spec in sniff_order(registry):
+        if _stream_error_matches(spec, event, event_name):
+            return spec.format
+    return None
+
+
 def stream_format(registry: SpecSource, event: dict[str, Any]) -> str | None:
     """The format whose stream ``event`` belongs to, or None: the first whose
-    ``stream.sniff`` holds, else whose ``stream.event`` (§9.9) holds. For a hint that a file
-    is a stream, not a reply."""
+    ``stream.sniff`` holds, else whose failure event it is (:func:`error_format`), else whose
+    ``stream.event`` (§9.9) holds. For a hint that a file is a stream, not a reply."""
     for spec in sniff_order(registry):
         if _holds(sniff_expression(spec), event):
             return spec.format
+    found = error_format(registry, event)
+    if found is not None:
+        return found
     for spec in registry.specs().values():
         if _holds(spec.stream_event, event):
             return spec.format

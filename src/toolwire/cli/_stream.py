@@ -18,7 +18,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from ..errors import IncompleteStream, StreamError, ToolwireError
+from .._values.arguments import loads_strict
+from ..errors import IncompleteStream, MalformedStream, ProviderError, StreamError, ToolwireError
 from ._common import InputError, UsageError
 from ._names import wire_format
 from ._tools import from_args
@@ -89,8 +90,18 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
                 return 1
             close = True
         try:
+            seen: list[bytes] | None = []  # the input while no event was read
             for chunk in _chunks(handle):
-                updates = acc.feed_bytes(chunk)  # updates before a failure come first
+                if seen is not None:
+                    seen.append(chunk)
+                try:
+                    updates = acc.feed_bytes(chunk)  # updates before a failure come first
+                except MalformedStream as exc:
+                    if seen is None or exc.event_index != 0:
+                        raise
+                    raise _one_document(exc, b"".join(seen), handle, registry, fmt) from None
+                if seen is not None and acc.events:
+                    seen = None
                 if follow:
                     _lines(updates, out)
             updates = acc.close()
@@ -115,12 +126,45 @@ def run(args: argparse.Namespace, registry: Registry, out: TextIO) -> int:
         where = f"input: {exc.code}: --tools {args.tools}" if exc.code == "invalid_tools" else (
             exc.code)
         hint = " (without --stream, toolwire extract reads it)" if getattr(
-            exc, "finished_reply", False) else ""
+            exc, "finished_reply", False) else (
+            " (the input is one JSON error body, not a stream)" if isinstance(
+                exc, ProviderError) else "")
         print(f"toolwire: {where}: {exc}{hint}", file=sys.stderr)
         return 1
     if not follow:
         out.write(json.dumps(reply.to_dict(), indent=2, ensure_ascii=False) + "\n")
     return 0
+
+
+def _one_document(failure: MalformedStream, head: bytes, handle: BinaryIO,
+                  registry: Registry, fmt: str | None) -> ToolwireError:
+    """What to report for an input whose first line failed: where the input is one
+    pretty-printed JSON body (its first line a lone ``{``, as OpenAI's error bodies and
+    ``json.dumps(indent=…)`` write it), what that body is — the provider's error body (its
+    ``provider_error``) or a finished reply, named — else the failure as it was."""
+    from .._stream.framing import MAX_EVENT_SIZE  # lazy: the stream reader, only with --stream
+
+    first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0].strip()
+    if first != b"{":
+        return failure
+    data = head + handle.read(MAX_EVENT_SIZE + 1 - len(head))  # the rest, bounded
+    if len(data) > MAX_EVENT_SIZE:
+        return failure
+    try:
+        body = loads_strict(data.decode("utf-8-sig"))
+    except ValueError:  # not UTF-8, or not one JSON value: not a body either
+        return failure
+    if type(body) is not dict:
+        return failure
+    try:
+        reply = registry.read(fmt, body)
+    except ProviderError as error:
+        return error
+    except ToolwireError:
+        return failure
+    return MalformedStream(fmt, f"the input is one JSON document over several lines, a finished"
+                           f" {reply.format} reply, not a stream of events",
+                           looks_like=reply.format, finished_reply=True)
 
 
 def _summary(exc: Any) -> str:

@@ -6,7 +6,7 @@ import { loads, isObject } from './json.js';
 import { fail, getPath, setPath, partOf } from './stream_part.js';
 import { framingMethods, MAX_EVENT_SIZE } from './stream_framing.js';
 import { operationMethods } from './stream_ops.js';
-import { finishedReply, sniffOrder, whatItIs } from './stream_identify.js';
+import { errorFormat, finishedReply, sniffOrder, whatItIs } from './stream_identify.js';
 import { normalized } from './normalize.js';
 import { providerText } from './provider_text.js';
 import { read, visit, withNested, emptyReply, fates, ToolwireError } from './interpreter.js';
@@ -74,11 +74,15 @@ export class Accumulator {
     const index = this.events++;
     let body = event;
     if (typeof body === 'string') {
-      try { body = loads(body); } catch { throw fail('malformed_stream', 'an event is not JSON', { event_index: index }); }
+      try { body = loads(body); } catch {
+        const sse = /^\s*(?:data|event|id|retry)?:/.test(body) ? ': it is SSE text, not an event: the raw stream goes to feedBytes (readStream takes it as bytes), an event as its data\'s JSON' : '';
+        throw fail('malformed_stream', `an event is not JSON${sse}`, { event_index: index });
+      }
     }
     if (!isObject(body)) throw fail('malformed_stream', 'an event must be a JSON object', { event_index: index });
-    if (!this.spec) this.sniff(body, index);
+    if (!this.spec) this.sniff(body, index, sseName);
     body = this.unwrapped(body, index);
+    if (body === null) return []; // §9.5 step 3: an SDK helper's derived event, skipped
     const { part } = this;
     const format = this.spec.format;
     let type;
@@ -124,17 +128,21 @@ export class Accumulator {
     return updates;
   }
 
-  // §9.5 step 3: the first event binds the format, by descending priority, then name.
-  sniff(body, index) {
+  // §9.5 step 3: the first event binds the format, by descending priority, then name; or the
+  // provider whose failure event it is (step 5 then fails the stream with stream_error).
+  sniff(body, index, sseName) {
     const found = sniffOrder(this.specs).find(([, , p]) => { try { return holds(p.sniff.when, body); } catch { return false; } });
     if (found) { this.bind(found[0]); return; }
+    const failed = errorFormat(this.specs, body, sseName);
+    if (failed) { this.bind(failed); return; }
     const verdict = finishedReply(this.specs, null, body);
     if (verdict) throw fail('malformed_stream', verdict.reason, { event_index: index, format: null, looks_like: verdict.looks_like, finished_reply: true });
     throw fail('unknown_format', 'no stream format recognises the first event');
   }
 
-  // §9.5 step 3, §9.11: the event inside an SDK's envelope (`unwrap`), then keyed as the wire
-  // by the spec's `normalize` aliases where its `detect` holds.
+  // §9.5 step 3, §9.11: the event inside an SDK's envelope (`unwrap`; null where the envelope
+  // holds none: a helper's derived event, skipped), then keyed as the wire by the spec's
+  // `normalize` aliases where its `detect` holds.
   unwrapped(body, index) {
     const { unwrap } = this.part;
     const format = this.spec.format;
@@ -142,6 +150,7 @@ export class Accumulator {
     try {
       if (unwrap && holds(unwrap.when, event)) event = unwrap.value.evaluate(event);
     } catch (e) { throw fail('malformed_stream', `stream.unwrap failed: ${e.message}`, { event_index: index, format }); }
+    if (event === null) return null;
     if (!isObject(event)) throw fail('malformed_stream', 'the event inside the envelope (stream.unwrap) is not an object', { event_index: index, format });
     try { return normalized(this.spec, event); } catch (e) { throw fail('malformed_stream', e.message, { event_index: index, format }); }
   }

@@ -152,3 +152,24 @@ test('calls found by id grow linearly', () => {
   };
   assert.ok(growth(prepare, 1000) < 8);
 });
+
+test('a sniffed stream that starts with the provider\'s error is its stream_error', () => {
+  const overloaded = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
+  for (const format of [null, 'anthropic']) {
+    const acc = new Accumulator(specs, format);
+    assert.throws(() => acc.feedBytes(Buffer.from(`event: error\ndata: ${JSON.stringify(overloaded)}\n\n`)),
+      (e) => e.code === 'stream_error' && e.format === 'anthropic' && e.error_code === 'overloaded_error' && e.error_message === 'Overloaded');
+    assert.equal(acc.spec.format, 'anthropic');
+  }
+  const gemini = { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } };
+  assert.throws(() => new Accumulator(specs, null).feed(gemini), (e) => e.code === 'stream_error' && e.format === 'gemini' && e.error_code === 'UNAVAILABLE');
+});
+
+test('the openai chat stream helper\'s events read as the chunks they hold', () => {
+  const helperCase = JSON.parse(fs.readFileSync(`${SPECS}conformance/openai/stream_sdk_helper_events_read_as_their_chunks.json`, 'utf8'));
+  const { events } = helperCase.tests[0];
+  const chunks = events.filter((e) => e.type === 'chunk').map((e) => e.chunk);
+  assert.ok(events.length > chunks.length); // derived events came too
+  for (const format of ['openai', null]) assert.deepEqual(outcome(format, events), outcome('openai', chunks));
+  assert.throws(() => new Accumulator(specs, 'openai').feed({ type: 'chunk', snapshot: {} }), (e) => e.code === 'malformed_stream');
+});
