@@ -38,8 +38,6 @@ what it can and log the rest; none is ever a reason to run the calls it holds.
 
 from __future__ import annotations
 
-import re
-
 from ._speed import TYPE_CHECKING
 from ._speed.record import Record, setfield
 
@@ -73,14 +71,16 @@ __all__ = [
 _PROVIDER_TEXT_SHOWN = 1000
 """The most characters of a provider's own text an error's message shows."""
 
-_SPACES = re.compile(r"[ \t\n\x0b\x0c\r]+")
-_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+_SPACES = {code: " " for code in b" \t\n\x0b\x0c\r"}
+"""Spaces, tabs and line breaks, each made a space (``str.translate``)."""
+_ESCAPES = {
+    code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029,
+                 *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    if code not in _SPACES
+}
+"""Every other control character, as the escape a message shows (``str.translate``: no
+``re``, which a cold ``toolwire extract`` does not import)."""
 
 
 def _provider_text(text: str) -> str:
@@ -91,8 +91,10 @@ def _provider_text(text: str) -> str:
     characters, saying how long the whole is. The JavaScript package shows it the same way
     (tools/js/lib/provider_text.js).
     """
-    head = text[:_PROVIDER_TEXT_SHOWN]
-    shown = _CONTROLS.sub(_escape, _SPACES.sub(" ", head).strip(" "))
+    spaced = text[:_PROVIDER_TEXT_SHOWN].translate(_SPACES)
+    while "  " in spaced:
+        spaced = spaced.replace("  ", " ")
+    shown = spaced.strip(" ").translate(_ESCAPES)
     if len(text) > _PROVIDER_TEXT_SHOWN:
         shown += f"… (cut: {len(text):,} characters in all)"
     return shown
