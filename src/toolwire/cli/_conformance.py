@@ -42,6 +42,9 @@ def add_parser(commands: Any) -> None:
                         help="a folder laid out as specs/conformance (default: the bundled suite)")
     parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
                         help="how long to wait for one answer (default: 60)")
+    parser.add_argument("--budget", type=float, default=3600.0, metavar="SECONDS",
+                        help="how long the whole run may take; the cases left when it is"
+                        " spent fail unrun (default: 3600)")
     parser.add_argument("--record", metavar="FILE",
                         help="write every request and its answer to FILE, one JSON line each")
     parser.add_argument("--json", action="store_true",
@@ -50,7 +53,7 @@ def add_parser(commands: Any) -> None:
                         help="also name each skipped and not-implemented case")
 
 
-def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
+def _asker(args: Any, record: TextIO | None, deadline: float) -> tuple[Any, Any]:
     """The function answering a request, and what to close at the end."""
     if args.implementation is None:
         # lazy: toolwire as the implementation only without --program
@@ -61,12 +64,14 @@ def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
 
         program = None
     else:
-        from ..conformance._program import Program  # lazy: the external program only with --program
+        # lazy: the external program only with --implementation
+        from ..conformance._program import Program, ProgramMissing
 
         try:
-            program = Program(args.implementation, timeout=args.timeout)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+            program = Program(args.implementation, timeout=args.timeout, deadline=deadline)
+            program.start()
+        except (ValueError, ProgramMissing) as exc:
+            raise UsageError(f"--implementation: {exc}") from None
         ask = program.ask
     if record is None:
         return ask, program
@@ -95,12 +100,17 @@ def _summary(results: list[Any]) -> dict[str, Any]:
     }
 
 
+def _printable(text: str) -> str:
+    """``text`` with any lone surrogate (an answer may hold one) written as ``\\udXXX``."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _print(summary: dict[str, Any], results: list[Any], verbose: bool, out: TextIO) -> None:
     for result in results:
         if result.status == "failed" or (verbose and result.status != "passed"):
             out.write(f"{result.status.upper().replace('_', ' ')} {result.case}\n")
             for line in result.differences[:20]:
-                out.write(f"    {line[:1000]}\n")
+                out.write(f"    {_printable(line[:1000])}\n")
     for kind, c in summary["kinds"].items():
         extra = f", {c['not_implemented']} not implemented" if c["not_implemented"] else ""
         out.write(f"{kind:16} {c['passed']} passed, {c['failed']} failed,"
@@ -124,11 +134,19 @@ def run(args: Any, out: TextIO) -> int:
     cases = load_cases(root, kinds)
     if not cases:
         raise UsageError("no case files (*.json) to run")
-    record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
-    ask, program = _asker(args, record)
+    if args.timeout <= 0 or args.budget <= 0:
+        raise UsageError("--timeout and --budget are positive numbers of seconds")
     started = time.perf_counter()
+    deadline = time.monotonic() + args.budget
+    record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
     try:
-        results = list(run_suite(cases, ask, optional=args.optional))
+        ask, program = _asker(args, record, deadline)
+    except UsageError:
+        if record is not None:
+            record.close()
+        raise
+    try:
+        results = list(run_suite(cases, ask, optional=args.optional, deadline=deadline))
     finally:
         if program is not None:
             program.close()
