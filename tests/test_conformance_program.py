@@ -146,3 +146,49 @@ def test_a_difference_holding_a_lone_surrogate_is_printed_escaped(tmp_path: Path
     assert "\\ud800" in printed
     assert printed.rstrip().endswith("0 passed, 1 failed, 0 skipped (optional),"
                                      " 0 not implemented")
+
+
+# The reference's own answers with a field no case compares changed: the Reply's items.
+_ITEMS_DIFFER = """import json, sys
+sys.path.insert(0, {src!r})
+from toolwire.conformance._reference import answer
+for line in sys.stdin:
+    a = answer(json.loads(line))
+    if "result" in a and isinstance(a["result"], dict) and "items" in a["result"]:
+        a["result"]["items"] = []
+    print(json.dumps(a), flush=True)
+"""
+
+
+def test_diff_reference_lists_a_field_no_case_compares_without_failing_the_case(
+    tmp_path: Path,
+) -> None:
+    program = _program(tmp_path, _ITEMS_DIFFER.format(src=SRC))
+    suite = str(_suite(tmp_path))
+    code, printed = _main("--suite", suite, "--json", "--diff-reference",
+                          "--implementation", program)
+    summary = json.loads(printed)
+    assert code == 0
+    assert summary["totals"]["passed"] == 1
+    lines = summary["reference_differences"]["openai/case_0.json"]
+    assert lines and all(line.startswith("openai/case_0.json::0: /result/items")
+                         for line in lines)
+    assert "the reference has [{" in lines[0]
+    code, printed = _main("--suite", suite, "--diff-reference=fail", "--implementation",
+                          program)
+    assert code == 1
+    assert "DIFFERS FROM THE REFERENCE openai/case_0.json" in printed
+    assert "1 case(s) answered otherwise than the reference" in printed
+
+
+def test_diff_reference_finds_nothing_in_the_reference_itself(tmp_path: Path) -> None:
+    source = _ITEMS_DIFFER.replace('a["result"]["items"] = []', "pass")
+    code, printed = _main("--suite", str(_suite(tmp_path)), "--json", "--diff-reference=fail",
+                          "--implementation", _program(tmp_path, source.format(src=SRC)))
+    assert code == 0
+    assert json.loads(printed)["reference_differences"] == {}
+
+
+def _main(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(["conformance", *args], out=out), out.getvalue()
