@@ -10,9 +10,11 @@ leaves to each implementation — and numbers compare by value, as the cases com
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
+from ._reference import answer
 from ._wire_cases import same_json
 
 __all__ = ["FREE_KEYS", "ReferenceDiff", "answer_differences"]
@@ -24,8 +26,6 @@ _DERIVED = (":cut", ":split", ":bytes")
 
 
 def _show(value: Any) -> str:
-    import json
-
     text = json.dumps(value, sort_keys=True, default=repr)
     return text if len(text) <= 120 else text[:117] + "..."
 
@@ -62,8 +62,6 @@ class ReferenceDiff:
     answers are compared with the whole stream's answer, which is diffed."""
 
     def __init__(self, ask: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
-        from ._reference import answer  # lazy: toolwire's readers only when diffing
-
         self._ask = ask
         self._reference = answer
         self.differences: dict[str, list[str]] = {}
