@@ -4,8 +4,8 @@ A case compares what its ``expect`` names; an implementation can pass every case
 answer differently elsewhere (an error's facts, a stream update's keys, a call's check keys).
 ``toolwire conformance --diff-reference`` sends each request to the program *and* to toolwire
 in-process (:mod:`._reference`), and lists every path where the two answers differ. Only the
-sentences for people are left out — a ``message`` and a call's ``arguments_error``, which §10
-leaves to each implementation — and numbers compare by value, as the cases compare them.
+sentences for people are left out — a ``message``, a ``reason`` and a call's
+``arguments_error``, which §7 and §10 leave to each implementation — and numbers compare by value, as the cases compare them.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ._wire_cases import same_json
 
 __all__ = ["FREE_KEYS", "ReferenceDiff", "answer_differences"]
 
-FREE_KEYS = frozenset({"message", "arguments_error"})
+FREE_KEYS = frozenset({"message", "reason", "arguments_error"})
 """Keys whose values are each implementation's own wording, never compared."""
 
 _DERIVED = (":cut", ":split", ":bytes")
