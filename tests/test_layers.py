@@ -60,6 +60,7 @@ LAZY = {
     ("toolwire.cli._conformance", "toolwire.conformance"): "the harness, only when it runs",
     ("toolwire.cli._conformance", "toolwire.conformance._program"): "as above",
     ("toolwire.cli._conformance", "toolwire.conformance._reference"): "as above",
+    ("toolwire.cli._conformance", "toolwire.conformance._diff"): "as above",
     ("toolwire.cli._extract", "toolwire.cli._choice"): "an option's module, only with it",
     ("toolwire.cli._extract", "toolwire.cli._names"): "as above (it loads typing)",
     ("toolwire.cli._extract", "toolwire.cli._response_template"): "as above",

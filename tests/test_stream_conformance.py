@@ -9,6 +9,7 @@ from stream_cases import STREAM_CASES, STREAM_TESTS, Case, core, ready_text, run
 
 import toolwire
 from toolwire._values.arguments import decode_arguments
+from toolwire.conformance._checks_stream import update_json
 
 BASE_FORMATS = ("openai", "responses", "anthropic", "gemini", "ollama", "bedrock", "cohere")
 
@@ -58,6 +59,10 @@ def test_stream_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
     acc, updates, error = run(fmt, test)
     if "ready" in expect:
         assert [ready_text(u) for u in updates] == expect["ready"]
+    if "ready_updates" in expect:
+        assert [update_json(u.to_dict()) for u in updates] == expect["ready_updates"]
+    if "stream_complete" in expect:
+        assert acc.complete is expect["stream_complete"]
     if "format" in expect:
         assert acc.format == expect["format"]
     expected_error = expect.get("error")
@@ -70,7 +75,7 @@ def test_stream_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
         assert caught.value.code == expected_error["code"]
         if "error_code" in expected_error:
             assert caught.value.error_code == expected_error["error_code"]
-        for key in ("looks_like", "finished_reply"):  # what a refused event is (§9.14)
+        for key in ("looks_like", "finished_reply", "event_index"):  # §9.14, §9.8
             if key in expected_error:
                 assert getattr(caught.value, key) == expected_error[key]
         if test.get("allow_incomplete"):
@@ -78,8 +83,6 @@ def test_stream_case_holds(name: str, case: Case, test: dict[str, Any]) -> None:
         return
     reply = acc.reply()
     _compare_reply(reply, expect)
-    if "stream_complete" in expect:
-        assert acc.complete is expect["stream_complete"]
     handed = [u.call for u in updates if u.kind == "call"]
     assert all(call in reply.calls for call in handed)
     if test.get("equivalent_response") is not None:

@@ -96,6 +96,8 @@ const REPLY_CHECKS = {
   call_records: (reply, want) => expectSame(projected(reply.call_records, want), want, 'call_records'),
   fates: (reply, want) => expectSame(fates(reply), want, 'fates'),
   choice_count: (reply, want) => expectSame(reply.choice_count, want, 'choice_count'),
+  text: (reply, want) => expectSame(reply.text ?? null, want, 'text'),
+  turn: (reply, want) => expectSame(reply.turn ?? null, want, 'turn'),
 };
 // §4: the fields an expected error may give, compared exactly where given.
 const ERROR_FIELDS = ['item_index', 'item_type', 'looks_like', 'format', 'error_message', 'error_type', 'error_code', 'provider_data'];

@@ -481,6 +481,7 @@ class Accumulator:
         engine.flush()
         changed = ready.changed(engine.rebound) if engine.rebound else None
         if changed is not None:
+            engine.complete = False  # the event that would complete the stream failed
             raise Broken(f"the terminal response changes {show(changed.list_path)}"
                          f"[{changed.position}], an item already handed out")
         spec = self._spec

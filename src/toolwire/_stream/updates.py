@@ -16,6 +16,7 @@ from .._values.reply import call_fate
 from .._values.server_call import ServerToolCall
 from .._values.toolcall import ToolCall
 from .._wire import walk
+from .._wire.reading import server_call
 
 __all__ = ["StreamUpdate", "classify"]
 
@@ -74,10 +75,6 @@ StreamUpdate.__module__ = "toolwire"  # the published name (set after the datacl
 # decorator, which resolves annotations in the module the class names)
 
 
-def _text(value: Any) -> str | None:
-    return value if type(value) is str else None
-
-
 def classify(
     spec: WireSpec, source_index: int, item: dict[str, Any], strict: bool | None,
     index: int | None = None,
@@ -100,10 +97,6 @@ def classify(
     if type(entry) is CallEntry:
         call = walk.build_call(entry, item, index)
         return StreamUpdate("call", call=call) if type(call) is ToolCall else None
-    if type(entry) is ServerEntry:
-        server_id = entry.id.evaluate(item)
-        return StreamUpdate("server_call", server_call=ServerToolCall(
-            shown or "", server_id if type(server_id) is str else "",
-            _text(entry.name.evaluate(item)), _text(entry.status.evaluate(item)), item,
-        ))
+    if type(entry) is ServerEntry:  # the server call reply() holds, its input included
+        return StreamUpdate("server_call", server_call=server_call(entry, item, shown))
     return None

@@ -111,7 +111,8 @@ class Scanner:
         run.scan()
         answer = "".join(text[a:b] for a, b, region in run.kept if not region).strip()
         return Scanned(
-            answer, "\n\n".join(run.thoughts), run.calls, tuple(run.skipped), run.truncated
+            answer, "\n\n".join(t for t in run.thoughts if t),  # empty regions add nothing
+            run.calls, tuple(run.skipped), run.truncated,
         )
 
 

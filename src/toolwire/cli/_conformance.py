@@ -42,6 +42,15 @@ def add_parser(commands: Any) -> None:
                         help="a folder laid out as specs/conformance (default: the bundled suite)")
     parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
                         help="how long to wait for one answer (default: 60)")
+    parser.add_argument("--budget", type=float, default=3600.0, metavar="SECONDS",
+                        help="how long the whole run may take; the cases left when it is"
+                        " spent fail unrun (default: 3600)")
+    parser.add_argument("--diff-reference", nargs="?", const="report",
+                        choices=("report", "fail"), metavar="fail",
+                        help="with --implementation: also hold every field of every answer"
+                        " against toolwire's own answer to the same request and list where"
+                        " they differ (messages and reasons aside); a difference fails the run only with"
+                        " --diff-reference=fail")
     parser.add_argument("--record", metavar="FILE",
                         help="write every request and its answer to FILE, one JSON line each")
     parser.add_argument("--json", action="store_true",
@@ -50,8 +59,9 @@ def add_parser(commands: Any) -> None:
                         help="also name each skipped and not-implemented case")
 
 
-def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
-    """The function answering a request, and what to close at the end."""
+def _asker(args: Any, record: TextIO | None, deadline: float) -> tuple[Any, Any, Any]:
+    """The function answering a request, what to close at the end, and the reference diff
+    (or None)."""
     if args.implementation is None:
         # lazy: toolwire as the implementation only without --program
         from ..conformance._reference import answer
@@ -59,17 +69,24 @@ def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
         def ask(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
             return [answer(request) for request in requests]
 
-        program = None
+        program = diff = None
     else:
-        from ..conformance._program import Program  # lazy: the external program only with --program
+        # lazy: the external program only with --implementation
+        from ..conformance._program import Program, ProgramMissing
 
         try:
-            program = Program(args.implementation, timeout=args.timeout)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+            program = Program(args.implementation, timeout=args.timeout, deadline=deadline)
+            program.start()
+        except (ValueError, ProgramMissing) as exc:
+            raise UsageError(f"--implementation: {exc}") from None
         ask = program.ask
+        diff = None
+        if args.diff_reference:
+            from ..conformance._diff import ReferenceDiff  # lazy: only when diffing
+
+            ask = diff = ReferenceDiff(ask)
     if record is None:
-        return ask, program
+        return ask, program, diff
 
     def recorded(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         answers: list[dict[str, Any]] = ask(requests)
@@ -77,7 +94,7 @@ def _asker(args: Any, record: TextIO | None) -> tuple[Any, Any]:
             record.write(json.dumps({"request": request, "answer": answer}) + "\n")
         return answers
 
-    return recorded, program
+    return recorded, program, diff
 
 
 def _summary(results: list[Any]) -> dict[str, Any]:
@@ -95,16 +112,28 @@ def _summary(results: list[Any]) -> dict[str, Any]:
     }
 
 
+def _printable(text: str) -> str:
+    """``text`` with any lone surrogate (an answer may hold one) written as ``\\udXXX``."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _print(summary: dict[str, Any], results: list[Any], verbose: bool, out: TextIO) -> None:
     for result in results:
         if result.status == "failed" or (verbose and result.status != "passed"):
             out.write(f"{result.status.upper().replace('_', ' ')} {result.case}\n")
             for line in result.differences[:20]:
-                out.write(f"    {line[:1000]}\n")
+                out.write(f"    {_printable(line[:1000])}\n")
     for kind, c in summary["kinds"].items():
         extra = f", {c['not_implemented']} not implemented" if c["not_implemented"] else ""
         out.write(f"{kind:16} {c['passed']} passed, {c['failed']} failed,"
                   f" {c['skipped']} skipped{extra}\n")
+    for case, lines in summary.get("reference_differences", {}).items():
+        out.write(f"DIFFERS FROM THE REFERENCE {case}\n")
+        for line in lines[:20]:
+            out.write(f"    {_printable(line[:1000])}\n")
+    if "reference_differences" in summary:
+        out.write(f"{len(summary['reference_differences'])} case(s) answered otherwise than"
+                  " the reference\n")
     t = summary["totals"]
     out.write(f"{t['passed']} passed, {t['failed']} failed, {t['skipped']} skipped (optional),"
               f" {t['not_implemented']} not implemented\n")
@@ -124,11 +153,21 @@ def run(args: Any, out: TextIO) -> int:
     cases = load_cases(root, kinds)
     if not cases:
         raise UsageError("no case files (*.json) to run")
-    record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
-    ask, program = _asker(args, record)
+    if args.diff_reference and args.implementation is None:
+        raise UsageError("--diff-reference holds an --implementation against the reference")
+    if args.timeout <= 0 or args.budget <= 0:
+        raise UsageError("--timeout and --budget are positive numbers of seconds")
     started = time.perf_counter()
+    deadline = time.monotonic() + args.budget
+    record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
     try:
-        results = list(run_suite(cases, ask, optional=args.optional))
+        ask, program, diff = _asker(args, record, deadline)
+    except UsageError:
+        if record is not None:
+            record.close()
+        raise
+    try:
+        results = list(run_suite(cases, ask, optional=args.optional, deadline=deadline))
     finally:
         if program is not None:
             program.close()
@@ -138,9 +177,12 @@ def run(args: Any, out: TextIO) -> int:
     summary["seconds"] = round(time.perf_counter() - started, 2)
     if program is not None:
         summary["processes_started"] = program.started
+    if diff is not None:
+        summary["reference_differences"] = diff.differences
     if args.json:
         out.write(json.dumps(summary) + "\n")
     else:
         _print(summary, results, args.verbose, out)
     totals = summary["totals"]
-    return 1 if totals["failed"] or totals["not_implemented"] else 0
+    differ = args.diff_reference == "fail" and bool(summary.get("reference_differences"))
+    return 1 if totals["failed"] or totals["not_implemented"] or differ else 0

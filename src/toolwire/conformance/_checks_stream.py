@@ -22,7 +22,7 @@ from .._values.arguments import decode_arguments
 from ._checks_wire import Check, reply_shape_problems
 from ._wire_cases import differences, same_json
 
-__all__ = ["check_stream", "ready_text"]
+__all__ = ["check_stream", "ready_text", "update_json"]
 
 _CORE = ("name", "arguments", "id", "arguments_undecodable", "arguments_error_code",
          "incomplete")
@@ -39,6 +39,12 @@ def _core(call: dict[str, Any]) -> dict[str, Any]:
 def _value(call: dict[str, Any]) -> dict[str, Any]:
     """A call as ToolCall equality sees it: without its provenance, fate and record."""
     return {k: v for k, v in call.items() if k not in _PROVENANCE}
+
+
+def update_json(update: dict[str, Any]) -> dict[str, Any]:
+    """One update's JSON as the suite compares it: a refused update's ``reason`` (each
+    implementation's own wording where the type is unknown) left out."""
+    return {k: v for k, v in update.items() if k != "reason"}
 
 
 def ready_text(update: dict[str, Any]) -> str:
@@ -111,6 +117,11 @@ def _expectation(rid: str, fmt: str | None, test: dict[str, Any],
     out: list[str] = []
     if "ready" in expect:
         out += differences("ready", expect["ready"], [ready_text(u) for u in result["ready"]])
+    if "ready_updates" in expect:
+        out += differences("ready_updates", expect["ready_updates"],
+                           [update_json(u) for u in result["ready"]])
+    if "stream_complete" in expect:
+        out += differences("stream_complete", expect["stream_complete"], result["complete"])
     if "format" in expect:
         out += differences("format", expect["format"], result["format"])
     failure, reply = result["error"], result["reply"]
@@ -126,6 +137,9 @@ def _expectation(rid: str, fmt: str | None, test: dict[str, Any],
         if "error_code" in wanted:
             out += differences("reply().error.error_code", wanted["error_code"],
                                reply["error"].get("error_code"))
+        if "event_index" in wanted:
+            out += differences("reply().error.event_index", wanted["event_index"],
+                               reply["error"].get("event_index"))
         if test.get("allow_incomplete"):
             partial = result["incomplete_reply"]
             if "error" in partial:
@@ -142,8 +156,6 @@ def _expectation(rid: str, fmt: str | None, test: dict[str, Any],
     if out:
         return out
     out += _reply_differences("", whole, expect)
-    if "stream_complete" in expect:
-        out += differences("stream_complete", expect["stream_complete"], result["complete"])
     calls = [_value(c) for c in whole["calls"]]
     for update in result["ready"]:
         if update.get("kind") == "call" and not any(

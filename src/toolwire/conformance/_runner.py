@@ -10,6 +10,7 @@ not implemented; an optional case is skipped unless asked for (specs/README.md Â
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,10 +132,16 @@ def _run_case(case: Case, ask: Ask) -> CaseResult:
                           [f"an answer is not shaped as the answer schema says: {exc!r}"])
 
 
-def run_suite(cases: list[Case], ask: Ask, *, optional: bool = False) -> Iterator[CaseResult]:
-    """Each case's result, in order; optional cases skipped unless ``optional``."""
+def run_suite(cases: list[Case], ask: Ask, *, optional: bool = False,
+              deadline: float | None = None) -> Iterator[CaseResult]:
+    """Each case's result, in order; optional cases skipped unless ``optional``. Past
+    ``deadline`` (a :func:`time.monotonic` instant) a case fails without being run."""
     for case in cases:
         if isinstance(case.data, dict) and case.data.get("optional") and not optional:
             yield CaseResult(case.name, case.kind, "skipped", [str(case.data["optional"])])
+            continue
+        if deadline is not None and time.monotonic() >= deadline:
+            yield CaseResult(case.name, case.kind, "failed",
+                             ["not run: the run's time budget (--budget) was spent"])
             continue
         yield _run_case(case, ask)

@@ -14,13 +14,34 @@ import { loadFile, loadFolder, sortProblems } from '../lib/loader.js';
 
 const SPECS = fileURLToPath(new URL('../specs/', import.meta.url));
 
+// The facts each code carries (specs/README.md §3, §9.8, §10): every one written, null when unset.
+const RECORD = ['format', 'item_index', 'item_type', 'reason', 'location', 'reply'];
+const FACTS = {
+  unknown_format: ['format'],
+  unmapped_call: RECORD,
+  unknown_item_type: RECORD,
+  malformed_response: ['format', 'item_index', 'field', 'reason', 'looks_like'],
+  provider_error: ['format', 'error_message', 'error_type', 'error_code', 'provider_data'],
+  not_declared: ['format', 'part'],
+  invalid_tools: ['format', 'tool', 'index', 'pointer'],
+  render_error: ['format', 'reason'],
+  incomplete_stream: ['format', 'open_slots', 'last_event_type', 'events'],
+  stream_error: ['format', 'error_code', 'error_message', 'event_index'],
+  malformed_stream: ['format', 'reason', 'event_index', 'rule', 'looks_like', 'finished_reply'],
+  unsupported_stream: ['format', 'reason', 'event_index'],
+};
+
 const errorJson = (error) => {
   const out = { code: error.code, message: error.message };
-  for (const [key, value] of Object.entries(error)) {
+  const facts = FACTS[error.code];
+  const keys = facts || Object.keys(error).filter((k) => k !== 'code' && k !== 'message');
+  for (const key of keys) {
+    const value = error[key] ?? null;
     // a wire error's partial reply is the implementation's reply data; a text error's a TextReply
     if (key === 'reply') out.reply = !value ? null : typeof value.toJSON === 'function' ? value.toJSON() : Registry.replyJson(value);
-    else if (key !== 'code') out[key] = value;
+    else out[key] = value;
   }
+  if (error.code === 'malformed_stream') out.finished_reply = error.finished_reply === true;
   return out;
 };
 

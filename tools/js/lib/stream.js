@@ -216,6 +216,7 @@ export class Accumulator {
     const document = this.snapshot();
     for (const slot of this.rebound || []) { // a terminal response never changes what was handed out
       if (slot.handed !== undefined && slot.handed !== JSON.stringify(spell(this.classify(slot)).map(value))) {
+        this.complete = false; // the event that would complete the stream failed (§9.5)
         throw fail('malformed_stream', `the terminal response changes ${slot.list}[${slot.pos}], an item already handed out`);
       }
     }

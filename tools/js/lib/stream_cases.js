@@ -5,9 +5,14 @@
 import { Accumulator } from './stream.js';
 import { read, ToolwireError } from './interpreter.js';
 import { decodeArguments } from './json.js';
+import { StreamUpdate } from '../api/values.js';
+
+// An update's JSON as the suite compares it (StreamUpdate.to_dict(), §9.6): a refused update's
+// reason, each implementation's own wording where the type is unknown, left out.
+const updateJson = (u) => { const { reason, ...rest } = new StreamUpdate(u).toJSON(); return rest; };
 
 const TEST_KEYS = ['description', 'events', 'sse', 'equivalent_response', 'allow_incomplete', 'expect'];
-const EXPECT_KEYS = ['ready', 'calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'text', 'stream_complete', 'format', 'error'];
+const EXPECT_KEYS = ['ready', 'ready_updates', 'calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'text', 'stream_complete', 'format', 'error'];
 const STREAM_CALL_KEYS = ['name', 'arguments', 'id', 'synthetic', 'arguments_undecodable', 'arguments_error_code', 'incomplete'];
 
 // Feed everything; the outcome is { acc, ready, error, reply }.
@@ -39,11 +44,12 @@ export function runStream(specs, format, test, { same, expectSame, onlyKeys }) {
   onlyKeys(test, TEST_KEYS, 'test');
   const { expect } = test;
   onlyKeys(expect, EXPECT_KEYS, 'expect');
-  if (expect.error) onlyKeys(expect.error, ['code', 'error_code', 'looks_like', 'finished_reply'], 'expect.error');
+  if (expect.error) onlyKeys(expect.error, ['code', 'error_code', 'looks_like', 'finished_reply', 'event_index'], 'expect.error');
   if (!!test.events === !!test.sse) throw new Error('a stream test has exactly one of events and sse');
   const full = outcome(specs, format, test);
   const what = test.description || '';
   expectSame(full.ready.map((u) => u.text), expect.ready, `${what}: ready`);
+  if ('ready_updates' in expect) expectSame(full.ready.map(updateJson), expect.ready_updates, `${what}: ready_updates`);
   if (expect.error) {
     if (!full.error) throw new Error(`${what}: expected ${expect.error.code}, the stream succeeded`);
     expectSame(full.error.code, expect.error.code, `${what}: error code`);
@@ -51,6 +57,7 @@ export function runStream(specs, format, test, { same, expectSame, onlyKeys }) {
     // §9.14: what a refused event is
     if ('looks_like' in expect.error) expectSame(full.error.looks_like ?? null, expect.error.looks_like, `${what}: looks_like`);
     if ('finished_reply' in expect.error) expectSame(full.error.finished_reply === true, expect.error.finished_reply, `${what}: finished_reply`);
+    if ('event_index' in expect.error) expectSame(full.error.event_index ?? null, expect.error.event_index, `${what}: event_index`);
     let again = null; // reply() raises the same failure again (§9.7)
     try { full.acc.reply(); } catch (e) { again = e; }
     expectSame(again && again.code, expect.error.code, `${what}: reply() raises`);

@@ -239,7 +239,7 @@ export function scan(text, s) {
     clean_text: strip(kept.map(([a, b]) => text.slice(a, b)).join('')),
     calls,
     text: strip(kept.filter(([, , r]) => !r).map(([a, b]) => text.slice(a, b)).join('')),
-    reasoning: thoughts.join('\n\n'),
+    reasoning: thoughts.filter((t) => t).join('\n\n'), // §1b.2: empty regions add nothing
     skipped: inCodePoints(text, skipped),
     truncated,
     refused: [],
