@@ -49,8 +49,8 @@ def add_parser(commands: Any) -> None:
                         choices=("report", "fail"), metavar="fail",
                         help="with --implementation: also hold every field of every answer"
                         " against toolwire's own answer to the same request and list where"
-                        " they differ (messages and reasons aside); a difference fails the run only with"
-                        " --diff-reference=fail")
+                        " they differ (messages and reasons aside); a difference fails the"
+                        " run only with --diff-reference=fail")
     parser.add_argument("--record", metavar="FILE",
                         help="write every request and its answer to FILE, one JSON line each")
     parser.add_argument("--json", action="store_true",

@@ -5,7 +5,8 @@ answer differently elsewhere (an error's facts, a stream update's keys, a call's
 ``toolwire conformance --diff-reference`` sends each request to the program *and* to toolwire
 in-process (:mod:`._reference`), and lists every path where the two answers differ. Only the
 sentences for people are left out — a ``message``, a ``reason`` and a call's
-``arguments_error``, which §7 and §10 leave to each implementation — and numbers compare by value, as the cases compare them.
+``arguments_error``, which §7 and §10 leave to each implementation — and numbers compare
+by value, as the cases compare them.
 """
 
 from __future__ import annotations
