@@ -25,7 +25,7 @@ from toolwire._wire import gate
 from toolwire._wire.fastpath import build_fast_extract
 from toolwire._wire.fastpred import passing_check
 from toolwire._wire.fastread import build_fast_read
-from toolwire._wire.generated import generated_source
+from toolwire._wire.generated_source import generated_source
 from toolwire.cli import main
 from toolwire.errors import MalformedResponse, NotJSONValue, ToolwireError
 

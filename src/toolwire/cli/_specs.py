@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .._paths import bundled_specs_dir
 from .._registry.registry import Registry
 from .._spec.skeleton import FORMAT_PATTERN, ensure_schema_copy, render_skeleton
-from .._wire.generated import generated_source
+from .._wire.generated_source import generated_source
 from ._audit import formats_markdown
 from ._common import InputError, UsageError, emit
 from ._names import wire_format
