@@ -118,7 +118,7 @@ function keywords(text, constants) {
   while (p < text.length) {
     if (Object.keys(args).length) { p = pySkip(text, expect(p, ',')); if (p === text.length) break; }
     const key = at(IDENT, text, p);
-    if (!key || key[0] in CONSTANTS) throw new LiteralError('expected a keyword argument');
+    if (!key || Object.hasOwn(CONSTANTS, key[0])) throw new LiteralError('expected a keyword argument');
     if (Object.hasOwn(args, key[0])) throw new LiteralError('keyword argument repeated');
     const [v, e] = value(expect(pySkip(text, p + key[0].length), '='), 1); put(args, key[0], v); p = e;
   }
