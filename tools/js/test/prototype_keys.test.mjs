@@ -150,6 +150,7 @@ test('text grammars keep a hostile argument name as an argument', () => {
       const lifted = read('openai', body(text), { textFormat: format });
       assert.equal(JSON.stringify(lifted.calls[0].arguments), JSON.stringify(args));
     }
+    assert.throws(() => readText('hermes', 'x', { params: put({}, key, 'a') }), new RegExp(`no parameter ${key}`));
     const [kw] = readText('pythonic', `[f(${key}=[1])]`).calls;
     assert.equal(JSON.stringify(kw.arguments), JSON.stringify(put({}, key, [1])), `pythonic keyword ${key}`);
   }
