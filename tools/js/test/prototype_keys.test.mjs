@@ -103,11 +103,11 @@ test('every wire reply reads alike with a hostile member or a harmless one at an
       const value = paths[(i + 1) % paths.length].reduce((v, step) => v[step], response);
       const hostile = injected(response, path, key, value);
       const harmless = injected(response, path, standIn, value);
-      for (const shape of [(v) => v, (v) => JSON.stringify(v)]) {
-        assert.equal(outcome(() => read(format, shape(hostile), options), key, standIn),
-          outcome(() => read(format, shape(harmless), options), key, standIn), `${what}: ${key} at /${path.join('/')}`);
-        checked++;
-      }
+      // the reply as values, or as its JSON text (JSON.parse makes the member an own one), in turn
+      const shape = i % 2 ? (v) => v : (v) => JSON.stringify(v);
+      assert.equal(outcome(() => read(format, shape(hostile), options), key, standIn),
+        outcome(() => read(format, shape(harmless), options), key, standIn), `${what}: ${key} at /${path.join('/')}`);
+      checked++;
     });
   }
   assert.ok(checked > 1000, `only ${checked} readings`);
