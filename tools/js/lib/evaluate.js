@@ -99,7 +99,7 @@ const FUNCTIONS = {
   not_null: (values) => values.find((v) => v !== null) ?? null,
   sum: ([list]) => list.reduce((total, n) => total + n, 0),
   to_array: ([v]) => (isArray(v) ? v : [v]),
-  type: ([v]) => typeName(v),
+  type: ([v]) => (typeName(v) === 'unknown' ? null : typeName(v)), // no JSON type: null, as npm and Python give
 };
 
 function cap(length, value, step) {
@@ -131,8 +131,8 @@ export function visit(node, value) {
   const [first, second, third] = node.children || [];
   switch (node.type) {
     case 'Field': return isObject(value) ? own(value, node.name) ?? null : null;
-    case 'Subexpression': { const left = visit(first, value); return left === null ? null : visit(second, left); }
-    case 'IndexExpression': case 'Pipe': return visit(second, visit(first, value));
+    // the right side runs on a null left side too: `a.to_array(@)` on {} is [null]
+    case 'Subexpression': case 'IndexExpression': case 'Pipe': return visit(second, visit(first, value));
     case 'Index': {
       if (!isArray(value)) return null;
       const i = node.value < 0 ? value.length + node.value : node.value;

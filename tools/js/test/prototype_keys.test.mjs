@@ -176,6 +176,7 @@ test('expressions read only the members a value holds', () => {
   const merged = value('merge(@, `{"c": 1}`)');
   assert.equal(Object.getPrototypeOf(merged), Object.prototype);
   assert.deepEqual(Object.keys(merged), ['__proto__', 'hasOwnProperty', 'jmespathType', 'b', 'c']);
+  assert.deepEqual(value('a.to_array(@)', {}), [null]); // a step after null still runs, as in npm and Python
   const hash = value('{"__proto__": b, x: `1`}');
   assert.deepEqual(Object.keys(hash), ['__proto__', 'x']);
   assert.equal(Object.getPrototypeOf(hash), Object.prototype);
