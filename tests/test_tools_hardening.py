@@ -253,6 +253,31 @@ def test_the_providers_formats_are_asserted(fmt: str, good: str, bad: str) -> No
         ToolCall("f", {"v": bad})).arguments_errors] == [("/v", "format")]
 
 
+# Every digit of a decimal class that is not ASCII: `\\d` and int() take them all.
+_OTHER_DIGITS = ("\uff10", "\u0660", "\u06f0", "\u0966", "\U0001d7ce")
+
+
+@pytest.mark.parametrize("fmt, good", [
+    ("date-time", "2024-01-01T10:30:00.5+02:00"),
+    ("date", "2024-01-01"),
+    ("time", "10:30:00.5+02:00"),
+    ("duration", "P1Y2M3DT4H"),
+    ("ipv4", "192.0.2.1"),
+    ("ipv6", "2001:db8::192.0.2.1"),
+    ("email", "ada@[192.0.2.1]"),
+])
+def test_the_formats_take_ascii_digits_only(fmt: str, good: str) -> None:
+    tools = Tools.from_schemas({"f": {"type": "object",
+                                      "properties": {"v": {"type": "string", "format": fmt}}}})
+    assert tools.check(ToolCall("f", {"v": good})).arguments_errors == ()
+    for zero in _OTHER_DIGITS:
+        # each ASCII digit in turn written as the same digit of another script
+        for at in [i for i, c in enumerate(good) if c.isascii() and c.isdigit()]:
+            bad = good[:at] + chr(ord(zero) + int(good[at])) + good[at + 1:]
+            assert [(e.pointer, e.keyword) for e in tools.check(
+                ToolCall("f", {"v": bad})).arguments_errors] == [("/v", "format")], bad
+
+
 def test_other_formats_stay_annotations() -> None:
     tools = Tools.from_schemas({"f": {"type": "object", "properties": {
         "v": {"type": "string", "format": "password"}, "n": {"type": "integer",

@@ -7,6 +7,10 @@ strict mode (``date-time``, ``time``, ``date``, ``duration``, ``email``, ``hostn
 ``ipv4``, ``ipv6``, ``uuid``) and Anthropic's (the same, and ``uri``) — each by the rule
 written here and in specs/README.md §8.2, the same in every implementation; any other
 ``format`` stays an annotation. Every check is linear in the text.
+
+Digits are the ASCII ``0``-``9`` only (RFC 3339's and RFC 5234's ``DIGIT``): the patterns
+with ``\\d`` are compiled with :data:`re.ASCII`, since ``\\d`` alone also matches every other
+Unicode decimal digit (fullwidth, Arabic-Indic, ...), which ``int()`` then reads as numbers.
 """
 
 from __future__ import annotations
@@ -17,16 +21,19 @@ from typing import Final
 
 __all__ = ["FORMATS", "check_format"]
 
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_TIME = re.compile(r"(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))")
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})", re.ASCII)
+_TIME = re.compile(
+    r"(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))", re.ASCII
+)
 _DURATION = re.compile(
     r"P(?:\d+W|(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?"
-    r"|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))"
+    r"|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))",
+    re.ASCII,
 )
 _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _LOCAL = re.compile(rf"{_ATOM}(?:\.{_ATOM})*|\"(?:[^\"\\\r\n]|\\[^\r\n])*\"")
-_IPV4 = re.compile(r"(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}")
+_IPV4 = re.compile(r"(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}", re.ASCII)
 _HEX4 = re.compile(r"[0-9A-Fa-f]{1,4}")
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
 _URI = re.compile(

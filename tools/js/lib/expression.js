@@ -1,6 +1,8 @@
-// Spec expressions: npm jmespath parses and evaluates; this module keeps them to the
-// portable subset of specs/README.md §1.2 and reports problems with their rule code.
+// Spec expressions: npm jmespath parses, lib/evaluate.js evaluates (own properties only); this
+// module keeps them to the portable subset of specs/README.md §1.2 and reports problems with
+// their rule code.
 import jmespath from 'jmespath';
+import { visit } from './evaluate.js';
 
 export const MAX_LENGTH = 10000;
 export const MAX_DEPTH = 64;
@@ -95,7 +97,7 @@ export function compileExpression(source) {
     for (const child of childrenOf(node)) stack.push([child, node, child && child.type === node.type && CHAINS.has(node.type) ? depth : depth + 1]);
   }
   if (later.length) throw notPortable(later[0]);
-  return { source, ast, evaluate: (data) => normal(jmespath.search(data, source)) };
+  return { source, ast, evaluate: (data) => normal(visit(ast, data)) };
 }
 
 // §2.2: whether an expression's form can yield a boolean, decided on its parse tree alone.

@@ -1,5 +1,5 @@
 // read(spec, response): the evaluation of specs/README.md §1.3, on a loaded spec.
-import { decodeArguments, isObject, loads } from './json.js';
+import { decodeArguments, isObject, loads, own, put } from './json.js';
 import { holds } from './expression.js';
 import { normalized } from './normalize.js';
 import { responseValues } from './turn.js';
@@ -47,13 +47,13 @@ function listed(value, single, what) {
 function typeOf(source, item) {
   if ('type_const' in source) return source.type_const;
   if (source.type_by_key) {
-    const key = source.type_by_key.find((k) => item[k] !== undefined && item[k] !== null);
+    const key = source.type_by_key.find((k) => own(item, k) !== undefined && own(item, k) !== null);
     if (key !== undefined) return key;
     // the smallest non-null key, by code points: reported, never matched (§1.1)
     const named = Object.keys(item).filter((k) => item[k] !== null).sort(byCodePoints);
     return named.length ? { unlisted: named[0] } : null;
   }
-  const value = item[source.type_field];
+  const value = own(item, source.type_field);
   return value === undefined || value === null ? (source.type_default ?? null) : value;
 }
 
@@ -102,7 +102,7 @@ function match(spec, item, type) {
 const textOrNull = (v) => (typeof v === 'string' ? v : null);
 
 // The list at a dotted field path, or undefined (§1.9).
-const atPath = (data, path) => path.split('.').reduce((v, k) => (isObject(v) ? v[k] : undefined), data);
+const atPath = (data, path) => path.split('.').reduce((v, k) => (isObject(v) ? own(v, k) : undefined), data);
 
 // §1.9: the view of alternative k — objects on the path copied, the list replaced by [list[k]].
 function viewOf(spec, response, choice) {
@@ -118,8 +118,8 @@ function viewOf(spec, response, choice) {
   const keys = spec.choices.list.split('.');
   const copy = (obj, depth) => {
     const out = { ...obj };
-    out[keys[depth]] = depth === keys.length - 1 ? [obj[keys[depth]][choice]] : copy(obj[keys[depth]], depth + 1);
-    return out;
+    const inner = own(obj, keys[depth]);
+    return put(out, keys[depth], depth === keys.length - 1 ? [inner[choice]] : copy(inner, depth + 1));
   };
   return { view: copy(response, 0), count, choice };
 }

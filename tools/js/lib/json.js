@@ -161,3 +161,14 @@ export function decodeArguments(raw) {
 }
 
 export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+// Input is read through own properties only: a reply's `constructor` or `toString` member is
+// absent unless it was sent, and one named `__proto__` is a member like any other.
+// The value of an own property, or undefined: never one inherited from a prototype.
+export const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+
+// Set a member as an own data property (`__proto__` included): never a prototype change.
+export function put(object, key, value) {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  return object;
+}

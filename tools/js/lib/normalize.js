@@ -3,7 +3,7 @@
 // inside a `verbatim` member, named by either key; never onto a wire key that is present); a
 // wire body costs nothing.
 import { holds } from './expression.js';
-import { isObject } from './json.js';
+import { isObject, put } from './json.js';
 
 function renamed(value, aliases, verbatim) {
   if (Array.isArray(value)) return value.map((v) => renamed(v, aliases, verbatim));
@@ -12,7 +12,7 @@ function renamed(value, aliases, verbatim) {
   for (const [key, inner] of Object.entries(value)) {
     const wire = Object.hasOwn(aliases, key) && !Object.hasOwn(value, aliases[key]) ? aliases[key] : key;
     // Verbatim by the SDK's key or by the wire key it becomes (§5: either may be listed).
-    out[wire] = verbatim.has(key) || verbatim.has(wire) ? inner : renamed(inner, aliases, verbatim);
+    put(out, wire, verbatim.has(key) || verbatim.has(wire) ? inner : renamed(inner, aliases, verbatim));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // Rendering back (specs/README.md §6): the spec's JSON templates filled with a reply's calls,
 // its assistant turn and a whole reply body. roundTrip() checks §6.3's property on one reply.
 import { compileExpression } from './expression.js';
-import { isObject } from './json.js';
+import { isObject, own } from './json.js';
 import { sha256Hex } from './sha256.js';
 import { read, fates, ToolwireError } from './interpreter.js';
 
@@ -186,10 +186,10 @@ export function convert(reply, target, { lossy = false, ids = null } = {}) {
 }
 
 const MCP_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
-const isBlocks = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b) && MCP_TYPES.has(b.type));
+const isBlocks = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b) && MCP_TYPES.has(own(b, 'type')));
 // An MCP CallToolResult: only its own keys, its content blocks (or none).
 const RESULT_KEYS = new Set(['content', 'isError', 'structuredContent', '_meta']);
-const isCallToolResult = (v) => isObject(v) && 'content' in v && Object.keys(v).every((k) => RESULT_KEYS.has(k))
+const isCallToolResult = (v) => isObject(v) && Object.hasOwn(v, 'content') && Object.keys(v).every((k) => RESULT_KEYS.has(k))
   && (isBlocks(v.content) || (Array.isArray(v.content) && !v.content.length));
 
 // §6.2: the `result.*` variables of one result (a string, JSON value, MCP blocks, a
@@ -199,7 +199,7 @@ function resultVars(render, given, format, labelled = false) {
   let value = given; let isError = labelled; let errorType = null;
   let blocks = isBlocks(value) ? value : null;
   if (given instanceof Error) { value = given.message; isError = true; errorType = given.name || 'Error'; }
-  else if (isCallToolResult(given)) { value = given.content; blocks = value; isError = given.isError === true; }
+  else if (isCallToolResult(given)) { value = given.content; blocks = value; isError = own(given, 'isError') === true; }
   const textOf = () => {
     if (errorType !== null) return value || errorType;
     if (!blocks) return typeof value === 'string' ? value : JSON.stringify(value);

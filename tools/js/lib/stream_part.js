@@ -1,7 +1,7 @@
 // The `stream:` part of a wire spec (specs/README.md §9.1, §9.12): compiled once per spec,
 // and the write-only document paths of §9.1.
 import { compileExpression } from './expression.js';
-import { isObject } from './json.js';
+import { isObject, own, put } from './json.js';
 import { ToolwireError } from './interpreter.js';
 
 export const fail = (code, reason, fields = {}) => new ToolwireError(code, reason, { reason, ...fields });
@@ -15,7 +15,7 @@ function steps(path) {
 }
 export function getPath(root, path) {
   let v = root;
-  for (const s of steps(path)) { if (v === null || typeof v !== 'object') return undefined; v = v[s]; }
+  for (const s of steps(path)) { if (v === null || typeof v !== 'object') return undefined; v = own(v, s); }
   return v;
 }
 export function setPath(root, path, value) {
@@ -23,8 +23,8 @@ export function setPath(root, path, value) {
   let v = root;
   for (const [i, s] of all.entries()) {
     if (!isObject(v) && !(Array.isArray(v) && typeof s === 'number')) throw fail('malformed_stream', `${path} crosses a value that is not an object`);
-    if (i === all.length - 1) { v[s] = value; return; }
-    if (typeof s === 'number') { if (!(s in v)) throw fail('malformed_stream', `${path}: no element ${s}`); } else if (v[s] === undefined || v[s] === null) v[s] = {};
+    if (i === all.length - 1) { put(v, s, value); return; }
+    if (typeof s === 'number') { if (!Object.hasOwn(v, s)) throw fail('malformed_stream', `${path}: no element ${s}`); } else if (own(v, s) === undefined || v[s] === null) put(v, s, {});
     v = v[s];
   }
 }

@@ -60,7 +60,7 @@ export function textScanner(specText, params = {}, options = {}) {
   if (extra.length) throw new NotImplemented(`text spec keys ${extra.join(', ')}`);
   const values = Object.fromEntries(Object.entries(data.params || {}).map(([k, v]) => [k, v.default]));
   for (const [name, value] of Object.entries(params)) {
-    const declared = data.params?.[name];
+    const declared = data.params && Object.hasOwn(data.params, name) ? data.params[name] : undefined;
     if (!declared) throw new Error(`${data.format} has no parameter ${name}`);
     if (declared.pattern && !new RegExp(declared.pattern, 'u').test(value)) throw new Error(`parameter ${name} breaks its pattern`);
     values[name] = value;

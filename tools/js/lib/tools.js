@@ -4,9 +4,9 @@
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { compileExpression, holds } from './expression.js';
-import { loads, isObject } from './json.js';
+import { loads, isObject, put } from './json.js';
 import { ToolwireError } from './interpreter.js';
-import { checkReferences, FORMATS } from './tools_schema.js';
+import { checkReferences, FORMATS, withProtoProperty } from './tools_schema.js';
 import { reportedErrors } from './tools_errors.js';
 import { regExpEngine, addBudgetKeyword, checkPatterns, withBudgetChecks, settle } from './tools_patterns.js';
 
@@ -17,7 +17,8 @@ const withFormats = (ajv) => {
   for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
   return addBudgetKeyword(ajv);
 };
-const OPTIONS = { allErrors: true, strict: false, validateFormats: true, logger: false, code: { regExp: regExpEngine } };
+// ownProperties: a member is one the arguments hold, never one inherited (`constructor`, `toString`).
+const OPTIONS = { allErrors: true, strict: false, validateFormats: true, logger: false, ownProperties: true, code: { regExp: regExpEngine } };
 const DRAFTS = {
   draft7: { uri: 'http://json-schema.org/draft-07/schema', make: () => withFormats(new Ajv(OPTIONS)) },
   'draft2020-12': { uri: 'https://json-schema.org/draft/2020-12/schema', make: () => withFormats(new Ajv2020(OPTIONS)) },
@@ -45,10 +46,10 @@ function translate(schema, table, pointer = '') {
   for (const [key, value] of Object.entries(schema)) {
     if (value === null) continue; // unset (proto3 JSON, an SDK's dump): absent, §8.4
     const at = `${pointer}/${escape(key)}`;
-    const rule = table.keywords[key];
+    const rule = Object.hasOwn(table.keywords, key) ? table.keywords[key] : undefined;
     const fail = (message) => { throw Object.assign(new Error(message), { pointer: at }); };
     if (rule === undefined) fail(`keyword ${key} is outside the schema language`);
-    if (rule === 'keep') out[key] = value;
+    if (rule === 'keep') put(out, key, value);
     else if (rule === 'type') {
       const names = Object.entries(table.type_names);
       const found = typeof value === 'string' && names.find(([n]) => (table.type_names_any_case ? n.toLowerCase() === value.toLowerCase() : n === value));
@@ -57,19 +58,19 @@ function translate(schema, table, pointer = '') {
     } else if (rule === 'nullable') {
       if (typeof value !== 'boolean') fail('nullable must be a boolean');
       nullable = value;
-    } else if (rule === 'schema') out[key] = typeof value === 'boolean' ? value : translate(value, table, at);
+    } else if (rule === 'schema') put(out, key, typeof value === 'boolean' ? value : translate(value, table, at));
     else if (rule === 'schema_list') {
       if (!Array.isArray(value)) fail(`${key} must be a list`);
-      out[key] = value.map((s, i) => translate(s, table, `${at}/${i}`));
+      put(out, key, value.map((s, i) => translate(s, table, `${at}/${i}`)));
     } else if (rule === 'schema_map') {
       if (!isObject(value)) fail(`${key} must be an object`);
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, s]) => [k, translate(s, table, `${at}/${escape(k)}`)]));
+      put(out, key, Object.fromEntries(Object.entries(value).map(([k, s]) => [k, translate(s, table, `${at}/${escape(k)}`)])));
     } // 'drop': nothing
   }
   if (nullable) {
     if (typeof out.type === 'string' && out.type !== 'null') out.type = [out.type, 'null'];
     if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    if (Array.isArray(out.anyOf) && !('type' in out)) out.anyOf = [...out.anyOf, { type: 'null' }];
+    if (Array.isArray(out.anyOf) && !Object.hasOwn(out, 'type')) out.anyOf = [...out.anyOf, { type: 'null' }];
   }
   return out;
 }
@@ -83,12 +84,12 @@ function strictened(schema, pointer = '') {
   if (!isObject(schema)) return schema;
   const out = { ...schema };
   const type = out.type;
-  if ('properties' in out || type === 'object' || (Array.isArray(type) && type.includes('object'))) {
+  if (Object.hasOwn(out, 'properties') || type === 'object' || (Array.isArray(type) && type.includes('object'))) {
     const fail = (key, message) => { throw Object.assign(new Error(message), { pointer: `${pointer}/${key}` }); };
-    if (!('additionalProperties' in out)) out.additionalProperties = false;
+    if (!Object.hasOwn(out, 'additionalProperties')) out.additionalProperties = false;
     else if (out.additionalProperties !== false) fail('additionalProperties', 'strict mode needs additionalProperties false');
     const keys = Object.keys(isObject(out.properties) ? out.properties : {});
-    if (!('required' in out)) out.required = keys;
+    if (!Object.hasOwn(out, 'required')) out.required = keys;
     else if (!Array.isArray(out.required) || keys.some((k) => !out.required.includes(k))) fail('required', 'strict mode needs every property required');
   }
   for (const key of SUBSCHEMA_MAPS) {
@@ -209,7 +210,7 @@ export function compileTools(spec, input, others = []) {
     } catch (error) { throw fail(error.message, error.pointer); }
     if (isObject(schema) && typeof schema.$id === 'string') ajv.removeSchema(schema.$id); // one $id, many requests
     let validate;
-    try { validate = ajv.compile(withBudgetChecks(schema)); } catch (error) { throw fail(`its schema does not compile: ${error.message}`, ''); }
+    try { validate = ajv.compile(withBudgetChecks(withProtoProperty(schema))); } catch (error) { throw fail(`its schema does not compile: ${error.message}`, ''); }
     offer(name, { name, schema, validate }, index);
   });
   return { format, names: [...tools.keys()], parameters: Object.fromEntries([...tools].map(([n, t]) => [n, t.schema])), tools };
@@ -224,7 +225,7 @@ export function toolsFromSchemas(schemas) {
     const ajv = validatorOf(dialectOf(schema, 'draft2020-12'));
     if (!ajv.validateSchema(schema)) throw invalid(null, `tool ${name}: its schema is not a valid JSON Schema`, { tool: name });
     try { checkPatterns(schema); } catch (error) { throw invalid(null, `tool ${name}: ${error.message}`, { tool: name, pointer: error.pointer }); }
-    tools.set(name, { name, schema, validate: ajv.compile(withBudgetChecks(schema)) });
+    tools.set(name, { name, schema, validate: ajv.compile(withBudgetChecks(withProtoProperty(schema))) });
   }
   return { format: null, names: [...tools.keys()], parameters: Object.fromEntries([...tools].map(([n, t]) => [n, t.schema])), tools };
 }

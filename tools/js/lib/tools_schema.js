@@ -17,17 +17,54 @@ const problem = (pointer, message) => Object.assign(new Error(message), { pointe
 // one schema), the subschema, whether it applies to the same value].
 export function* subschemas(node) {
   for (const key of [...IN_PLACE_ONE, ...DESCEND_ONE]) {
-    if (key in node && !Array.isArray(node[key])) yield [key, null, node[key], IN_PLACE_ONE.includes(key)];
+    if (Object.hasOwn(node, key) && !Array.isArray(node[key])) yield [key, null, node[key], IN_PLACE_ONE.includes(key)];
   }
   for (const key of [...IN_PLACE_LIST, ...DESCEND_LIST]) {
-    if (Array.isArray(node[key])) for (const [i, sub] of node[key].entries()) yield [key, i, sub, IN_PLACE_LIST.includes(key)];
+    if (Object.hasOwn(node, key) && Array.isArray(node[key])) for (const [i, sub] of node[key].entries()) yield [key, i, sub, IN_PLACE_LIST.includes(key)];
   }
   for (const key of [...IN_PLACE_MAP, ...DESCEND_MAP]) {
-    if (!isObject(node[key])) continue;
+    if (!Object.hasOwn(node, key) || !isObject(node[key])) continue;
     for (const [name, sub] of Object.entries(node[key])) {
       if (isObject(sub) || typeof sub === 'boolean') yield [key, name, sub, IN_PLACE_MAP.includes(key)];
     }
   }
+}
+
+// ajv checks no property named `__proto__` (its `properties` skip that name, so such a member is
+// unchecked, and additional where additionalProperties is false). The copy given to ajv declares
+// that property's subschema again as the pattern ^__proto__$, which ajv applies: the member is
+// checked, and not additional, as in every other implementation.
+const PROTO_PATTERN = '^__proto__$';
+const declaresProto = (node) => isObject(node) && Object.hasOwn(node, 'properties') && isObject(node.properties) && Object.hasOwn(node.properties, '__proto__');
+export function withProtoProperty(schema) {
+  const copies = new Map();
+  const copy = (node) => {
+    if (!isObject(node)) return node;
+    if (copies.has(node)) return copies.get(node);
+    const out = { ...node };
+    copies.set(node, out);
+    const holding = new Map(); // keyword -> whether it holds one schema (else a list or map of them)
+    for (const [keyword, key] of subschemas(node)) holding.set(keyword, key === null);
+    for (const [keyword, one] of holding) {
+      const value = node[keyword];
+      if (one) out[keyword] = copy(value);
+      else if (Array.isArray(value)) out[keyword] = value.map(copy);
+      else out[keyword] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
+    }
+    if (declaresProto(node)) {
+      const patterns = isObject(out.patternProperties) ? { ...out.patternProperties } : {};
+      const sub = out.properties.__proto__; // an own member here (a copy keeps it own)
+      patterns[PROTO_PATTERN] = Object.hasOwn(patterns, PROTO_PATTERN) ? { allOf: [patterns[PROTO_PATTERN], sub] } : sub;
+      out.patternProperties = patterns;
+    }
+    return out;
+  };
+  const mentions = (node, seen = new Set()) => {
+    if (!isObject(node) || seen.has(node)) return false;
+    seen.add(node);
+    return declaresProto(node) || [...subschemas(node)].some(([, , sub]) => mentions(sub, seen));
+  };
+  return mentions(schema) ? copy(schema) : schema;
 }
 
 function* children(node, pointer) {

@@ -2,6 +2,7 @@
 // tags, no duplicate or non-string keys, at most 64 levels, and plain scalars resolved by
 // the README's own table (YAML 1.2 core, minus what YAML 1.1 reads otherwise).
 import { parseAllDocuments, isMap, isSeq, isScalar, isAlias, isPair, LineCounter } from 'yaml';
+import { put } from './json.js';
 
 export const MAX_DEPTH = 64;
 const NULL = /^(?:null|Null|NULL|~|)$/;
@@ -79,7 +80,7 @@ export function readYaml(text, path) {
         continue;
       }
       out.keys[child] = keyAt;
-      result[name] = build(pair.value, child, depth + 1);
+      put(result, name, build(pair.value, child, depth + 1));
     }
     return result;
   };

@@ -2,7 +2,7 @@
 // PREFIX NAME{key:value, …}, bare keys and delimited strings. Once PREFIX NAME { reads the
 // call is known: arguments that do not read are `bad-call-object`, and those the end of a cut
 // body broke off (the text ended where more was needed) `call-unfinished`.
-import { classify, loads } from '../json.js';
+import { classify, loads, put } from '../json.js';
 import { call, plausibleName, skipBlanks, skipJson, strip, UNFINISHED } from './common.js';
 
 const DEPTH = 64; // the arguments' object counts 1
@@ -67,7 +67,7 @@ export function callObjectGrammar(p) {
         if (colon === -1) throw new Fault(true);
         const key = strip(chunk.slice(i, colon));
         if (!key || /[{}[\],]/.test(key) || key.includes(quote) || Object.hasOwn(members, key)) throw new Fault();
-        const [v, e] = value(colon + 1, depth); members[key] = v; i = e;
+        const [v, e] = value(colon + 1, depth); put(members, key, v); i = e;
       }
     };
     try {

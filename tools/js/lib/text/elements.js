@@ -2,6 +2,7 @@
 // elements named after them, nested for objects and arrays, typed by the tools' schemas (§1b.4).
 import { call, Fault, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
 import { declaredTypes, typeText } from './typing.js';
+import { own } from '../json.js';
 
 const DEPTH = 64;
 
@@ -11,9 +12,9 @@ const isArray = (schema) => { const t = declaredTypes(schema); return t.includes
 const mapping = (v) => (isMapping(v) ? v : null);
 function childSchema(schema, name) {
   if (!schema) return null;
-  const properties = mapping(schema.properties);
+  const properties = mapping(own(schema, 'properties'));
   if (properties && Object.hasOwn(properties, name)) return mapping(properties[name]);
-  return mapping(schema.additionalProperties);
+  return mapping(own(schema, 'additionalProperties'));
 }
 
 // A node is a leaf's text (a string) or its children, [name, node] pairs in the order written.
@@ -23,13 +24,13 @@ function object(children, schema, typed) {
   return Object.fromEntries([...groups].map(([name, nodes]) => {
     const sub = childSchema(schema, name);
     if (nodes.length === 1) return [name, value(nodes[0], sub, typed)];
-    const item = sub && isArray(sub) ? mapping(sub.items) : sub;
+    const item = sub && isArray(sub) ? mapping(own(sub, 'items')) : sub;
     return [name, nodes.map((n) => value(n, item, typed))];
   }));
 }
 function value(node, schema, typed) {
   if (typeof node === 'string') return typed ? typeLeaf(node, schema) : node;
-  if (typed && isArray(schema)) { const item = mapping(schema.items); return node.map(([, n]) => value(n, item, typed)); }
+  if (typed && isArray(schema)) { const item = mapping(own(schema, 'items')); return node.map(([, n]) => value(n, item, typed)); }
   return object(node, schema, typed);
 }
 

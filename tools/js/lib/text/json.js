@@ -3,7 +3,7 @@
 // value the body ends inside is read for what it wrote whole (§1b.6, §1b.12): the calls before
 // the cut, and the call object cut after its name, flagged `call-unfinished`.
 import { compileExpression } from '../expression.js';
-import { scanAt, classify, isObject, JsonFault, MAX_DEPTH } from '../json.js';
+import { scanAt, classify, isObject, JsonFault, MAX_DEPTH, put } from '../json.js';
 import { call, decoded, skipJson, UNFINISHED } from './common.js';
 
 // A number beyond the double range anywhere in the arguments (§1b rule 8).
@@ -21,7 +21,7 @@ export function readPartial(text, pos) {
   // 0 key or '}', 1 key, 2 ':', 3 value or ']', 4 value, 5 ',' or closer
   let state = text[i] === '{' ? 0 : 3; i++;
   const partial = () => ({ value: root, open: new Set(stack) });
-  const add = (container, key, v) => { if (Array.isArray(container)) container.push(v); else container[key] = v; };
+  const add = (container, key, v) => { if (Array.isArray(container)) container.push(v); else put(container, key, v); };
   for (;;) {
     i = skipJson(text, i);
     if (i >= n) return partial();

@@ -3,6 +3,7 @@
 // balanced brackets, closed strings) decides whether the block holds calls at all; each call's
 // arguments are then read as literals, a call leaving the literal subset being `not-a-literal`.
 import { call, UNFINISHED } from './common.js';
+import { put } from '../json.js';
 
 class LiteralError extends Error {}
 const IDENT = /[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/uy;
@@ -110,16 +111,16 @@ function keywords(text, constants) {
       first = false;
       const [key, e] = value(p, depth + 1);
       if (typeof key !== 'string') throw new LiteralError('dict keys must be strings');
-      const [v, e2] = value(expect(e, ':'), depth + 1); result[key] = v; p = e2;
+      const [v, e2] = value(expect(e, ':'), depth + 1); put(result, key, v); p = e2;
     }
   };
   const args = {}; let p = pySkip(text, 0);
   while (p < text.length) {
     if (Object.keys(args).length) { p = pySkip(text, expect(p, ',')); if (p === text.length) break; }
     const key = at(IDENT, text, p);
-    if (!key || key[0] in CONSTANTS) throw new LiteralError('expected a keyword argument');
+    if (!key || Object.hasOwn(CONSTANTS, key[0])) throw new LiteralError('expected a keyword argument');
     if (Object.hasOwn(args, key[0])) throw new LiteralError('keyword argument repeated');
-    const [v, e] = value(expect(pySkip(text, p + key[0].length), '='), 1); args[key[0]] = v; p = e;
+    const [v, e] = value(expect(pySkip(text, p + key[0].length), '='), 1); put(args, key[0], v); p = e;
   }
   return args;
 }

@@ -1,5 +1,5 @@
 // Values typed by a tool's JSON Schema (specs/README.md §1b.4): shared by the XML grammars.
-import { classify, loads } from '../json.js';
+import { classify, loads, own } from '../json.js';
 import { strip } from './common.js';
 
 const isMapping = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -8,8 +8,9 @@ const isMapping = (v) => v !== null && typeof v === 'object' && !Array.isArray(v
 export function declaredTypes(schema) {
   const list = (t) => (typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x) => typeof x === 'string') : []);
   if (!isMapping(schema)) return [];
-  if ('type' in schema) return list(schema.type);
-  return [...(schema.anyOf || []), ...(schema.oneOf || [])].flatMap((b) => (isMapping(b) ? list(b.type) : []));
+  if (Object.hasOwn(schema, 'type')) return list(schema.type);
+  const branches = (key) => (Array.isArray(own(schema, key)) ? schema[key] : []);
+  return [...branches('anyOf'), ...branches('oneOf')].flatMap((b) => (isMapping(b) ? list(own(b, 'type')) : []));
 }
 
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;

@@ -1,6 +1,6 @@
 // Grammar `xml-parameters` (specs/README.md §1b.8, rules 10–12 of §1b, typed values §1b.4):
 // a call's name (in a function tag, or the block's first line), then one tag pair per parameter.
-import { classify, loads } from '../json.js';
+import { classify, loads, own, put } from '../json.js';
 import { call, earliest, Fault, isBlank, plausibleName, skipBlanks, strip, UNFINISHED } from './common.js';
 import { declaredTypes, TYPES, typeText, typeTypes } from './typing.js';
 
@@ -27,16 +27,22 @@ function readTag(text, nameAttribute) {
     if (equals === -1 || !key || (after[0] !== '"' && after[0] !== "'")) return null;
     const close = after.indexOf(after[0], 1);
     if (close === -1) return null;
-    attributes[key] = after.slice(1, close);
+    put(attributes, key, after.slice(1, close));
     rest = strip(after.slice(close + 1));
   }
-  if (nameAttribute) name = attributes[nameAttribute] ?? null;
+  if (nameAttribute) name = own(attributes, nameAttribute) ?? null;
   return name === null ? null : { name, attributes };
 }
 
+// The schema a tool's schema declares for parameter `key` (own members only), or undefined.
+const propertyOf = (schema, key) => {
+  const properties = schema !== null && typeof schema === 'object' ? own(schema, 'properties') : undefined;
+  return properties !== null && typeof properties === 'object' ? own(properties, key) : undefined;
+};
+
 // A value typed by its parameter's schema (§1b.4 steps 2–4).
 function typed(schema, key, text, allowed) {
-  const property = schema?.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+  const property = propertyOf(schema, key);
   return property === undefined ? text : typeText(text, property, allowed);
 }
 
@@ -68,7 +74,7 @@ export function xmlGrammar(p, options = {}) {
     }
     if (written !== null) { // a written type (§1b.4), narrowed by the schema's own types
       const base = strip(written.split('[')[0]).toLowerCase();
-      const property = schema?.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+      const property = propertyOf(schema, key);
       const declared = schema !== undefined ? declaredTypes(property) : [];
       if (declared.length) return typeTypes(text, declared.includes(base) ? [base] : declared, allowed);
       return WRITTEN.includes(base) ? typeTypes(text, [base], allowed) : text;
@@ -82,7 +88,8 @@ export function xmlGrammar(p, options = {}) {
   const nextParameter = (chunk, pos, end, schema) => {
     const before = (from) => { const at = chunk.indexOf(P.open, from); return at !== -1 && at < end ? at : -1; };
     let at = before(pos);
-    const properties = schema?.properties && typeof schema.properties === 'object' && !Array.isArray(schema.properties) ? schema.properties : null;
+    const declared = schema !== null && typeof schema === 'object' ? own(schema, 'properties') : undefined;
+    const properties = declared && typeof declared === 'object' && !Array.isArray(declared) ? declared : null;
     if (!properties || !Object.keys(properties).length) return at;
     while (at !== -1) {
       const keyAt = at + P.open.length;
@@ -135,7 +142,7 @@ export function xmlGrammar(p, options = {}) {
       let raw;
       if (closeAt !== -1 && closeAt < stop2) { raw = chunk.slice(pos, closeAt); pos = closeAt + P.close.length; }
       else { raw = chunk.slice(pos, stop2); pos = stop2; }
-      args[key] = value(raw, key, attributes, schema, written);
+      put(args, key, value(raw, key, attributes, schema, written));
     }
   };
   const one = (name, chunk, start, end, unfinished) => {
