@@ -89,6 +89,7 @@ const REPLY_CHECKS = {
   server_calls: (reply, want) => expectSame(reply.server_calls, want, 'server_calls'),
   truncated: (reply, want) => expectSame(reply.truncated, want, 'truncated'),
   finish_reason: (reply, want) => expectSame(reply.finish_reason, want, 'finish_reason'),
+  text: (reply, want) => expectSame(reply.text ?? null, want, 'text'),
   unknown_types: (reply, want) => expectSame(reply.unknown_types, want, 'unknown_types'),
   skipped: (reply, want) => expectSame(projected(reply.skipped, want), want, 'skipped'),
   unknown: (reply, want) => expectSame(projected(reply.unknown, want), want, 'unknown'),
