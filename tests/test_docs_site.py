@@ -82,3 +82,75 @@ def test_the_api_reference_shows_every_public_name(site: Path, module: str) -> N
         elif f'id="{module}.{name}"' not in html:
             missing.append(name)
     assert missing == []
+
+
+def _own_docstring(path: str) -> str | None:
+    """The docstring written on the member at ``path`` (``toolwire.ToolCall.__eq__``) itself,
+    never one inherited from ``object``; None when there is none or no such member."""
+    module_name, _, rest = path.partition(".")
+    owner: object = importlib.import_module(module_name)
+    *outer, name = rest.split(".")
+    for step in outer:
+        owner = getattr(owner, step)
+    member = vars(owner).get(name) if isinstance(owner, type) else None
+    doc = getattr(member, "__doc__", None) if member is not None else None
+    return doc if isinstance(doc, str) and doc.strip() else None
+
+
+def test_the_api_reference_lists_no_undocumented_special_member(site: Path) -> None:
+    listed = []
+    for page in sorted((site / "api").rglob("index.html")):
+        html = page.read_text(encoding="utf-8")
+        listed += re.findall(r'id="(toolwire[\w.]*\.__\w+__)"', html)
+    assert [path for path in listed if _own_docstring(path) is None] == []
+
+
+def _extensions() -> list[str]:
+    """The Griffe extensions mkdocs.yml loads (tools/site/*.py)."""
+    return re.findall(r"^\s*- (tools/site/\w+\.py)\s*$", (ROOT / "mkdocs.yml").read_text("utf-8"),
+                      re.M)
+
+
+def test_the_configured_reference_hides_only_undocumented_special_members(
+    tmp_path: Path,
+) -> None:
+    griffe = pytest.importorskip("griffe")
+    assert "tools/site/special_members.py" in _extensions()
+    assert re.search(r"^\s*merge_init_into_class: true$", (ROOT / "mkdocs.yml").read_text("utf-8"),
+                     re.M)  # __init__ shows as the class's signature, never as a member
+    package = tmp_path / "demo"
+    package.mkdir()
+    (package / "__init__.py").write_text('''"""A package."""
+
+class Value:
+    """A value."""
+
+    __slots__ = ("a",)
+
+    def __init__(self, a: int) -> None:
+        self.a = a
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __iter__(self):
+        """Its parts, in order."""
+        return iter(())
+
+    def parts(self) -> list[int]:
+        return []
+''', encoding="utf-8")
+    extensions = griffe.load_extensions(*(str(ROOT / e) for e in _extensions()))
+    demo = griffe.load("demo", search_paths=[str(tmp_path)], extensions=extensions)
+    assert set(demo["Value"].members) == {"__init__", "__iter__", "a", "parts"}
+    real = griffe.load("toolwire", search_paths=[str(ROOT / "src")], extensions=extensions)
+    shown = []
+    for module in PUBLIC:
+        public = importlib.import_module(module)
+        for name in public.__all__:
+            target = real[f"{module}.{name}".removeprefix("toolwire.")]
+            if target.is_class:
+                shown += [f"{module}.{name}.{m}" for m, member in target.all_members.items()
+                          if m.startswith("__") and m.endswith("__") and m != "__init__"
+                          and member.is_public and not member.docstring]
+    assert shown == []

@@ -28,9 +28,21 @@ if TYPE_CHECKING:
     """``{"result": <JSON>}`` or ``{"error": <ToolwireError.to_dict()>}``."""
 
 __all__ = [
-    "OPTIONAL_CALL_KEYS", "call_dicts", "call_view", "differences", "error_differences",
-    "RENDER_KEYS", "outcome_of", "read_differences", "record_differences", "render_differences",
-    "rendered", "reply_differences", "run_wire_test", "same_json", "structured_differences",
+    "OPTIONAL_CALL_KEYS",
+    "RENDER_KEYS",
+    "call_dicts",
+    "call_view",
+    "differences",
+    "error_differences",
+    "outcome_of",
+    "read_differences",
+    "record_differences",
+    "render_differences",
+    "rendered",
+    "reply_differences",
+    "run_wire_test",
+    "same_json",
+    "structured_differences",
 ]
 
 ERROR_FIELDS = (
