@@ -83,7 +83,7 @@ def test_every_request_and_answer_holds_to_the_protocol_schemas(
             assert list(requests.iter_errors(entry["request"])) == [], entry["request"]["id"]
             assert list(answers.iter_errors(entry["answer"])) == [], entry["request"]["id"]
     assert ops == {"read", "sniff", "structured_output", "tools", "text", "expression", "load",
-                   "stream"}
+                   "stream", "render"}
 
 
 def test_optional_cases_run_and_pass_when_asked_for() -> None:

@@ -82,3 +82,82 @@ def test_the_api_reference_shows_every_public_name(site: Path, module: str) -> N
         elif f'id="{module}.{name}"' not in html:
             missing.append(name)
     assert missing == []
+
+
+def _class_member(path: str) -> tuple[type, str] | None:
+    """The class and member name ``path`` (``toolwire.ToolCall.__eq__``) names; None for a
+    module's own name (``toolwire.__version__``, listed in ``__all__``)."""
+    parts = path.split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        try:
+            owner: object = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for step in parts[split:-1]:
+            owner = getattr(owner, step)
+        return (owner, parts[-1]) if isinstance(owner, type) else None
+    return None
+
+
+def test_the_api_reference_lists_no_undocumented_special_member(site: Path) -> None:
+    undocumented = []
+    for page in sorted((site / "api").rglob("index.html")):
+        for path in re.findall(r'id="(toolwire[\w.]*\.__\w+__)"', page.read_text("utf-8")):
+            found = _class_member(path)
+            if found is None:
+                continue
+            doc = getattr(vars(found[0]).get(found[1]), "__doc__", None)  # its own, not object's
+            if not (isinstance(doc, str) and doc.strip()):
+                undocumented.append(path)
+    assert undocumented == []
+
+
+def _extensions() -> list[str]:
+    """The Griffe extensions mkdocs.yml loads (tools/site/*.py)."""
+    return re.findall(r"^\s*- (tools/site/\w+\.py)\s*$", (ROOT / "mkdocs.yml").read_text("utf-8"),
+                      re.M)
+
+
+def test_the_configured_reference_hides_only_undocumented_special_members(
+    tmp_path: Path,
+) -> None:
+    griffe = pytest.importorskip("griffe")
+    assert "tools/site/special_members.py" in _extensions()
+    assert re.search(r"^\s*merge_init_into_class: true$", (ROOT / "mkdocs.yml").read_text("utf-8"),
+                     re.M)  # __init__ shows as the class's signature, never as a member
+    package = tmp_path / "demo"
+    package.mkdir()
+    (package / "__init__.py").write_text('''"""A package."""
+
+class Value:
+    """A value."""
+
+    __slots__ = ("a",)
+
+    def __init__(self, a: int) -> None:
+        self.a = a
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __iter__(self):
+        """Its parts, in order."""
+        return iter(())
+
+    def parts(self) -> list[int]:
+        return []
+''', encoding="utf-8")
+    extensions = griffe.load_extensions(*(str(ROOT / e) for e in _extensions()))
+    demo = griffe.load("demo", search_paths=[str(tmp_path)], extensions=extensions)
+    assert set(demo["Value"].members) == {"__init__", "__iter__", "a", "parts"}
+    real = griffe.load("toolwire", search_paths=[str(ROOT / "src")], extensions=extensions)
+    shown = []
+    for module in PUBLIC:
+        public = importlib.import_module(module)
+        for name in public.__all__:
+            target = real[f"{module}.{name}".removeprefix("toolwire.")]
+            if target.is_class:
+                shown += [f"{module}.{name}.{m}" for m, member in target.all_members.items()
+                          if m.startswith("__") and m.endswith("__") and m != "__init__"
+                          and member.is_public and not member.docstring]
+    assert shown == []

@@ -3,6 +3,7 @@ into a fresh venv, and run from there (``toolwire conformance`` included)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -12,6 +13,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from toolwire.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,6 +44,34 @@ def test_wheel_holds_the_specs_and_type_marker(wheel: Path) -> None:
     cases = {f"toolwire/_specs/conformance/{p.relative_to(suite).as_posix()}"
              for p in suite.rglob("*.json")}
     assert len(cases) >= 600 and cases <= names
+
+
+# A path a skeleton cites: a file name with its folders, or a bare file name.
+_CITED = re.compile(r"(?<![\w./-])((?:[\w-]+/)*[\w.-]+\.(?:py|md|json|ya?ml|txt))\b")
+
+
+def _in_wheel(cited: str, names: set[str]) -> bool:
+    """Whether the wheel holds the file ``cited`` names (the repository's ``specs/`` is the
+    package's ``toolwire/_specs/``, ``src/toolwire/`` its ``toolwire/``)."""
+    for repo, packaged in (("specs/", "toolwire/_specs/"), ("src/toolwire/", "toolwire/")):
+        if cited.startswith(repo):
+            return packaged + cited[len(repo):] in names
+    if "/" in cited:
+        return cited in names
+    return any(name.rsplit("/", 1)[-1] == cited for name in names)
+
+
+@pytest.mark.parametrize("extends", [None, "openai", "anthropic"])
+def test_a_spec_skeleton_cites_only_files_the_wheel_holds(
+    wheel: Path, tmp_path: Path, extends: str | None,
+) -> None:
+    argv = ["specs", "new", "acme", "--out", str(tmp_path)]
+    assert main([*argv, *(["--extends", extends] if extends else [])], io.StringIO()) == 0
+    skeleton = (tmp_path / "acme.yaml").read_text(encoding="utf-8")
+    cited = set(_CITED.findall(skeleton))
+    assert "specs/README.md" in cited  # the reference it points every author to
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {path for path in cited if not _in_wheel(path, names)} == set()
 
 
 def test_the_spark_extra_brings_pyspark(wheel: Path) -> None:

@@ -72,6 +72,37 @@ def test_specs_test_shows_each_difference_and_exits_1(tmp_path: Path) -> None:
     ]
 
 
+def test_specs_test_checks_the_reply_text_a_wire_spec_reads(tmp_path: Path) -> None:
+    case = copy.deepcopy(CASE)
+    response = case["tests"][0]["response"]
+    response["choices"][0]["message"]["content"] = "Checking Oslo."
+    case["tests"][0]["expect"]["text"] = "Checking Oslo."
+    assert run("specs", "test", str(folder_with(tmp_path, case)))[0] == 0
+    case["tests"][0]["expect"]["text"] = "Checking Bergen."
+    code, out = run("specs", "test", str(folder_with(tmp_path / "again", case)))
+    assert code == 1
+    assert '       text: expected "Checking Bergen.", got "Checking Oslo."' in out.splitlines()
+    case["tests"][0]["expect"]["text"] = None
+    code, out = run("specs", "test", str(folder_with(tmp_path / "none", case)))
+    assert '       text: expected null, got "Checking Oslo."' in out.splitlines()
+
+
+def test_specs_test_checks_a_wire_specs_rendered_turn_and_answer(tmp_path: Path) -> None:
+    case = copy.deepcopy(CASE)
+    test = case["tests"][0]
+    test["response"]["choices"][0]["finish_reason"] = "tool_calls"
+    test["results"] = {"0": "sunny"}
+    test["expect"] = {"assistant_message": {"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {
+            "name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]},
+        "answer": [{"role": "tool", "tool_call_id": "c1", "content": "sunny"}]}
+    assert run("specs", "test", str(folder_with(tmp_path, case)))[0] == 0
+    test["expect"]["answer"][0]["content"] = "rain"
+    code, out = run("specs", "test", str(folder_with(tmp_path / "again", case)))
+    assert code == 1
+    assert out.splitlines()[1] == '       answer[0].content: expected "rain", got "sunny"'
+
+
 def test_specs_test_json_gives_every_result(tmp_path: Path) -> None:
     case = copy.deepcopy(CASE)
     case["tests"].append({"description": "wrong error", "response": CUT,

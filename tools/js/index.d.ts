@@ -131,9 +131,44 @@ export declare class Reply {
   /** The calls to answer with an error result (undecodable, unknown tool, invalid arguments). */
   readonly rejectedCalls: ToolCall[];
   readonly hasCalls: boolean;
+  /** The assistant turn to append to the history, in this reply's own format (§6.2): its items as
+   * the provider needs them back, each call written from its ToolCall, dropped calls removed. An
+   * object, or a list of items where the format's history is one (Responses); null where the
+   * template yields nothing. Throws ToolwireError render_error where the format cannot write it. */
+  assistantMessage(options?: RenderOptions): Json;
+  /** The provider-native message(s) carrying a result for every call of the assistant turn (§6.3),
+   * in call order; a rejected call given no result is answered with its errorResult. Throws
+   * ToolwireError render_error for a runnable call without a result, a result for a dropped call
+   * or for no call of the reply, or a key matching two calls. */
+  answer(results: ToolResults, options?: RenderOptions): Json[];
+  /** The text to send back as the tool result of a rejected call; a call with nothing wrong with it is a TypeError. */
+  errorResult(call: ToolCall | ToolCallJSON): string;
+  static errorResult(call: ToolCall | ToolCallJSON): string;
   /** The same JSON as Python's Reply.to_dict(). */
   toJSON(): ReplyJSON;
 }
+
+/** Where a reply's format's render part comes from: the registry given, else the bundled one
+ * (a reply read through a Registry of your own renders through it). */
+export interface RenderOptions { registry?: Registry | null }
+
+/** One tool result: a string, JSON data, MCP content blocks, an MCP CallToolResult, or an Error (an error result). */
+export type ToolResult = Json | Error | { content: JsonObject[]; isError?: boolean; structuredContent?: JsonObject; _meta?: JsonObject };
+
+/** Results keyed by a call of reply.calls (or an equal one), its id, or its index in reply.calls;
+ * or an array with one entry per call of reply.calls, in order (undefined: none given). */
+export type ToolResults = Map<ToolCall | string | number, ToolResult> | ReadonlyArray<ToolResult | undefined>;
+
+export interface ConvertOptions extends RenderOptions {
+  /** Leave out what the target cannot carry (provider data, server-side calls) instead of refusing. */
+  lossy?: boolean;
+  /** Ids for calls without one where the target answers by id: 'mint' (§6.3), or your own. */
+  ids?: 'mint' | ((call: ToolCall, index: number) => string) | null;
+}
+
+/** A reply's text and calls as format `to`'s assistant turn (§6.3), or ToolwireError render_error
+ * naming what `to` cannot express. */
+export declare function convert(reply: Reply, to: string, options?: ConvertOptions): Json;
 
 /** An error toolwire raises on purpose; `code` is stable (specs/README.md §3, §8, §9.8). */
 export declare class ToolwireError extends Error {
@@ -238,6 +273,9 @@ export declare class TextReply {
   /** The calls to answer with an error result (undecodable, unknown tool, invalid arguments). */
   readonly rejectedCalls: ToolCall[];
   readonly hasCalls: boolean;
+  /** The text to send back as the tool result of a rejected call (Reply.errorResult). */
+  errorResult(call: ToolCall | ToolCallJSON): string;
+  static errorResult(call: ToolCall | ToolCallJSON): string;
   /** The same JSON as Python's TextReply.to_dict(). */
   toJSON(): TextReplyJSON;
 }

@@ -6,7 +6,7 @@ import data from './specs/bundled.js';
 import { Registry, SpecError, ToolwireError, bundled } from './api/registry.js';
 import { Tools as ToolsOf, checkedReply } from './api/tools.js';
 import { Accumulator as AccumulatorOf, readStreamWith, readStreamAsyncWith } from './api/stream.js';
-import { ToolCall, ServerToolCall, Reply, TextReply, StreamUpdate } from './api/values.js';
+import { ToolCall, ServerToolCall, Reply, TextReply, StreamUpdate, installDefaultRegistry, convertReply } from './api/values.js';
 import { decodeArguments as decode } from './lib/json.js';
 
 export { Registry, SpecError, ToolwireError, ToolCall, ServerToolCall, Reply, TextReply, StreamUpdate };
@@ -15,6 +15,7 @@ export const version = data.version;
 
 Registry.bundled = () => bundled(data);
 const registry = () => bundled(data);
+installDefaultRegistry(registry); // what reply.assistantMessage() and reply.answer() render through
 
 export const read = (format, response, options) => registry().read(format, response, options);
 export const extract = (format, response, options) => registry().extract(format, response, options);
@@ -23,6 +24,10 @@ export const sniffFormat = (response) => registry().sniffFormat(response);
 export const fromStructuredOutput = (format, response, toolName, options) => registry().fromStructuredOutput(format, response, toolName, options);
 export const extractFromText = (format, text, options) => registry().extractFromText(format, text, options);
 export const readText = (format, text, options) => registry().readText(format, text, options);
+
+// A reply's text and calls as format `to`'s assistant turn (a gateway's job), or a render_error
+// saying what `to` cannot express. Options: lossy, ids ('mint' or (call, index) => id), registry.
+export const convert = (reply, to, options) => convertReply(reply, to, options);
 
 // The request's tools compiled for a format (on a registry: new Tools(format, tools, { registry })).
 export class Tools extends ToolsOf {

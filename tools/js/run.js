@@ -14,7 +14,7 @@ import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
 import { compileTools, checkCalls, toolsFromSchemas } from './lib/tools.js';
 import { runStream } from './lib/stream_cases.js';
-import { roundTrip } from './lib/render.js';
+import { roundTrip, assistantTurn, answer } from './lib/render.js';
 import { normalized } from './lib/normalize.js';
 import { loads } from './lib/json.js';
 import { dumped } from './lib/reply_json.js';
@@ -89,6 +89,7 @@ const REPLY_CHECKS = {
   server_calls: (reply, want) => expectSame(reply.server_calls, want, 'server_calls'),
   truncated: (reply, want) => expectSame(reply.truncated, want, 'truncated'),
   finish_reason: (reply, want) => expectSame(reply.finish_reason, want, 'finish_reason'),
+  text: (reply, want) => expectSame(reply.text ?? null, want, 'text'),
   unknown_types: (reply, want) => expectSame(reply.unknown_types, want, 'unknown_types'),
   skipped: (reply, want) => expectSame(projected(reply.skipped, want), want, 'skipped'),
   unknown: (reply, want) => expectSame(projected(reply.unknown, want), want, 'unknown'),
@@ -115,7 +116,8 @@ function checkError(error, want, what = 'error') {
   }
 }
 
-const TEST_KEYS = ['description', 'response', 'strict', 'choice', 'structured_output', 'text_format', 'text_params', 'expect'];
+const TEST_KEYS = ['description', 'response', 'strict', 'choice', 'structured_output', 'text_format', 'text_params', 'results', 'expect'];
+const RENDER_KEYS = ['assistant_message', 'answer'];
 const FIRST_LIST = ['calls', 'server_calls', 'truncated', 'finish_reason', 'unknown_types', 'skipped'];
 // How a test reads: a wire case with every bundled spec at hand (readIn: sniffing, errors
 // and shape hints, §1.11-1.12); an interpreter case with its one inline spec.
@@ -134,7 +136,7 @@ function checkReply(spec, test, all, reader = (data, strict, choice) => read(spe
     expectSame(callsAsExpected([call], [expect.structured_call])[0], expect.structured_call, 'structured_call');
     return;
   }
-  onlyKeys(expect, [...Object.keys(REPLY_CHECKS), 'error', 'sniff'], 'expect');
+  onlyKeys(expect, [...Object.keys(REPLY_CHECKS), ...RENDER_KEYS, 'error', 'sniff'], 'expect');
   if (expect.error) {
     try { reader(test.response, test.strict ?? null, test.choice ?? null); } catch (error) { checkError(error, expect.error); return; }
     throw new Error(`expected error ${expect.error.code}, read succeeded`);
@@ -146,7 +148,14 @@ function checkReply(spec, test, all, reader = (data, strict, choice) => read(spe
     replyJson.push({ file: currentFile, test: currentTest, ...dumped(spec, reply, response, test.choice === undefined && !lifted) });
   }
   if (all) for (const key of FIRST_LIST) if (!(key in expect)) throw new Error(`interpreter case lacks expect.${key}`);
-  for (const [key, value] of Object.entries(expect)) if (key !== 'sniff') REPLY_CHECKS[key](reply, value);
+  for (const [key, value] of Object.entries(expect)) if (key !== 'sniff' && !RENDER_KEYS.includes(key)) REPLY_CHECKS[key](reply, value);
+  // §6.2-6.3: the reply rendered back, its assistant turn and its answer to the test's results
+  if ('assistant_message' in expect) expectSame(assistantTurn(spec, reply), expect.assistant_message, 'assistant_message');
+  if ('answer' in expect) {
+    if (!test.results) throw new Error('expect.answer needs the test\'s results');
+    const given = new Map(Object.entries(test.results).map(([index, result]) => [Number(index), result]));
+    expectSame(answer(spec, reply, given), expect.answer, 'answer');
+  }
   // §6.3: every reply of a format with a render part round-trips through its templates
   if (spec.data && spec.data.render && test.choice === undefined && !lifted) {
     const response = normalized(spec, typeof test.response === 'string' ? loads(test.response) : test.response);

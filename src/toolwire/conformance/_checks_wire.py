@@ -14,8 +14,10 @@ from typing import Any
 
 from .._values.reply import Reply
 from ._wire_cases import (
+    RENDER_KEYS,
     differences,
     read_differences,
+    render_differences,
     structured_differences,
 )
 
@@ -68,7 +70,14 @@ def _wire_test(rid: str, fmt: str | None, test: dict[str, Any],
                          "choice": test.get("choice")})
     else:
         requests.append(_read_request(rid, fmt, test, spec))
+    renders = any(key in expect for key in RENDER_KEYS)
+    if renders:  # the reply rendered back (§6): asked after the read, answered last
+        requests.append({"id": f"{rid}:render", "op": "render", "format": fmt, "spec": spec,
+                         "response": test["response"], "strict": test.get("strict"),
+                         "choice": test.get("choice"), "results": test.get("results"),
+                         **{k: test[k] for k in ("text_format", "text_params") if k in test}})
     answers = yield requests
+    rendering = answers.pop() if renders else None
     out: list[str] = []
     if "sniff" in expect:
         sniffed = answers[0]
@@ -79,7 +88,10 @@ def _wire_test(rid: str, fmt: str | None, test: dict[str, Any],
             out += differences("sniff", expect["sniff"], sniffed["result"])
     if "structured_output" in test:
         return out + structured_differences(expect, answers[-1])
-    return out + _outcome_shape("read", answers[-1]) + read_differences(expect, answers[-1])
+    out += _outcome_shape("read", answers[-1]) + read_differences(expect, answers[-1])
+    if rendering is not None and "error" not in answers[-1]:
+        out += render_differences(expect, rendering)
+    return out
 
 
 def check_wire(name: str, data: dict[str, Any]) -> Check:

@@ -27,6 +27,7 @@ from .._stream import Accumulator
 from .._tools import Tools
 from ..errors import SpecError, ToolwireError
 from ._text_cases import text_reading
+from ._wire_cases import rendered
 
 __all__ = ["answer"]
 
@@ -59,6 +60,14 @@ def _read(request: dict[str, Any]) -> Any:
                          choice=request["choice"] or 0, tools=request["tools"],
                          text_format=request.get("text_format"),
                          text_params=request.get("text_params")).to_dict()
+
+
+def _render(request: dict[str, Any]) -> Any:
+    registry, fmt = _registry(request)
+    reply = registry.read(fmt, request["response"], strict=request["strict"],
+                          choice=request["choice"] or 0, text_format=request.get("text_format"),
+                          text_params=request.get("text_params"))
+    return rendered(reply, request["results"], registry)
 
 
 def _structured_output(request: dict[str, Any]) -> Any:
@@ -146,6 +155,7 @@ def _stream(request: dict[str, Any]) -> Any:
 _OPERATIONS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "read": _read, "sniff": _sniff, "structured_output": _structured_output, "tools": _tools,
     "text": _text, "expression": _expression, "load": _load, "stream": _stream,
+    "render": _render,
 }
 
 

@@ -28,9 +28,21 @@ if TYPE_CHECKING:
     """``{"result": <JSON>}`` or ``{"error": <ToolwireError.to_dict()>}``."""
 
 __all__ = [
-    "OPTIONAL_CALL_KEYS", "call_dicts", "call_view", "differences", "error_differences",
-    "outcome_of", "read_differences", "record_differences", "reply_differences",
-    "run_wire_test", "same_json", "structured_differences",
+    "OPTIONAL_CALL_KEYS",
+    "RENDER_KEYS",
+    "call_dicts",
+    "call_view",
+    "differences",
+    "error_differences",
+    "outcome_of",
+    "read_differences",
+    "record_differences",
+    "render_differences",
+    "rendered",
+    "reply_differences",
+    "run_wire_test",
+    "same_json",
+    "structured_differences",
 ]
 
 ERROR_FIELDS = (
@@ -38,6 +50,10 @@ ERROR_FIELDS = (
     "error_code", "provider_data",
 )
 """Fields of an expected error compared where the case gives them (specs/README.md §4)."""
+
+RENDER_KEYS = ("assistant_message", "answer")
+"""The keys of a wire test's ``expect`` that render the reply back (specs/README.md §4, §6)."""
+
 
 OPTIONAL_CALL_KEYS = ("raw_arguments", "item_index", "provider_data")
 """Keys of an expected call compared only where the case gives them (specs/README.md §4)."""
@@ -219,7 +235,7 @@ def read_differences(expect: dict[str, Any], outcome: Outcome) -> list[str]:
         return [f"read: expected a reply, got error {error.get('code')}:"
                 f" {error.get('message', '')}".rstrip()]
     return reply_differences(outcome["result"], {k: v for k, v in expect.items()
-                                                 if k != "sniff"})
+                                                 if k != "sniff" and k not in RENDER_KEYS})
 
 
 def structured_differences(expect: dict[str, Any], outcome: Outcome) -> list[str]:
@@ -234,6 +250,30 @@ def structured_differences(expect: dict[str, Any], outcome: Outcome) -> list[str
         return [f"error: expected {expect['error']['code']}, got a call"]
     return differences("structured_call", expect["structured_call"],
                        call_view(outcome["result"]))
+
+
+def rendered(reply: Reply, results: dict[str, Any] | None, registry: Any = None) -> dict[str, Any]:
+    """What a reply renders back to, as a test asks it (the ``render`` operation of the
+    conformance protocol): its ``assistant_message``, and its ``answer`` to ``results``
+    (keyed by each call's index in ``reply.calls``, in decimal), or None without results."""
+    turn = reply.assistant_message(registry=registry)
+    given = None if results is None else {int(k): v for k, v in results.items()}
+    return {"assistant_message": turn,
+            "answer": None if given is None else reply.answer(given, registry=registry)}
+
+
+def render_differences(expect: dict[str, Any], outcome: Outcome) -> list[str]:
+    """How what a reply rendered back to (:func:`rendered`, or the error) differs from the
+    test's ``assistant_message`` and ``answer``, where it gives them."""
+    error = outcome.get("error")
+    if error is not None:
+        return [f"render: expected {', '.join(k for k in RENDER_KEYS if k in expect)}, got"
+                f" error {error.get('code')}: {error.get('message', '')}".rstrip()]
+    out: list[str] = []
+    for key in RENDER_KEYS:
+        if key in expect:
+            out += differences(key, expect[key], outcome["result"].get(key))
+    return out
 
 
 def outcome_of(produce: Callable[[], Any]) -> Outcome:
@@ -285,6 +325,9 @@ def run_wire_test(registry: Registry, fmt: str | None, test: dict[str, Any]) -> 
                 out.append(f"extract: raised nothing, read raised {exc.code}")
         return out
     out += read_differences(expect, {"result": reply.to_dict()})
+    if any(key in expect for key in RENDER_KEYS):
+        out += render_differences(expect, outcome_of(
+            lambda: rendered(reply, test.get("results"), registry)))
 
     if Reply.from_dict(reply.to_dict()) != reply:
         out.append("Reply.from_dict(reply.to_dict()) differs from the reply")

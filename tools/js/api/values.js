@@ -4,6 +4,9 @@
 // TextReply.to_dict(): specs/README.md §7), so a reply read here is data a Python process reads back.
 import { fates as fatesOf } from '../lib/interpreter.js';
 import { replyToDict } from '../lib/reply_json.js';
+import { assistantTurn, answer as answerWith, convert as convertWith } from '../lib/render.js';
+import { errorResult as errorResultOf } from '../lib/error_result.js';
+import { ToolwireError } from '../lib/interpreter.js';
 
 const frozen = (value) => {
   if (value && typeof value === 'object') {
@@ -75,9 +78,36 @@ export class ServerToolCall {
   }
 }
 
+// The registry a reply renders through when the caller names none: the bundled one (index.js
+// installs it, so these values never import the registry above them).
+let defaultRegistry = null;
+export const installDefaultRegistry = (get) => { defaultRegistry = get; };
+
+// A call's data as the implementation computes it, from a ToolCall or its JSON.
+const callData = (call) => (call instanceof ToolCall ? call.toJSON() : call);
+const sameData = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// The spec this reply renders through (§6.2): the registry given, else the bundled one; a
+// format the bundled registry lacks names the registry option, never falls back.
+function specOf(reply, registry) {
+  const source = registry || (defaultRegistry && defaultRegistry());
+  if (!source) throw new Error("toolwire's registry is not loaded: import 'toolwire' first");
+  try {
+    return source.spec(reply.format);
+  } catch (error) {
+    if (registry || !(error instanceof ToolwireError) || error.code !== 'unknown_format') throw error;
+    throw new ToolwireError('render_error', `the bundled registry has no format '${reply.format}': a reply read through a Registry of your own renders through it (assistantMessage({ registry }), answer(results, { registry }))`,
+      { format: reply.format, reason: 'unknown format' });
+  }
+}
+
+
+let rawOf; // a Reply's own data, for convert
+
 // The fate of each call in the tool loop (§1.3.1): runnable, dropped or rejected.
 export class Reply {
   #raw;
+  static { rawOf = (reply) => reply.#raw; }
 
   constructor(raw) {
     this.#raw = raw;
@@ -107,6 +137,57 @@ export class Reply {
   get rejectedCalls() { return this.#withFate('rejected'); }
   get hasCalls() { return this.calls.length > 0; }
 
+  // The text to send back as the tool result of a rejected call: every reason it cannot run.
+  // A call with nothing wrong with it is a TypeError (run it instead).
+  static errorResult(call) { return errorResultOf(callData(call)); }
+
+  errorResult(call) { return Reply.errorResult(call); }
+
+  // The assistant turn to append to the history, in this reply's own format (§6.2): its items
+  // as the provider needs them back, each call written back from its ToolCall, dropped calls removed.
+  assistantMessage({ registry = null } = {}) { return assistantTurn(specOf(this, registry), this.#raw); }
+
+  // The provider-native message(s) carrying a result for every call of the assistant turn (§6.3).
+  // `results`: a Map keyed by a call of reply.calls (or an equal one), its id, or its index in
+  // reply.calls; or an array in call order, one entry per call of reply.calls (undefined: none
+  // given). Each result is a string, JSON data, MCP content blocks, an MCP CallToolResult or an
+  // Error. A rejected call given none is answered with its errorResult.
+  answer(results, { registry = null } = {}) {
+    const spec = specOf(this, registry);
+    return answerWith(spec, this.#raw, this.#byIndex(results, spec.format));
+  }
+
+  // The results keyed by call index (keys the implementation's answer resolves: numbers, ids).
+  #byIndex(results, format) {
+    const byIndex = new Map();
+    if (Array.isArray(results)) {
+      if (results.length !== this.calls.length) {
+        throw new ToolwireError('render_error', `answer() takes one result per call of reply.calls, in order (${this.calls.length}), got ${results.length}: leave an entry undefined for a call given none`, { format, reason: 'results' });
+      }
+      results.forEach((given, index) => { if (given !== undefined) byIndex.set(index, given); });
+      return byIndex;
+    }
+    if (!(results instanceof Map)) {
+      throw new TypeError('answer() takes a Map (keyed by a call, its id, or its index in reply.calls) or an array in call order');
+    }
+    const resolved = new Map();
+    for (const [key, given] of results) {
+      if (key instanceof ToolCall) {
+        let index = this.calls.indexOf(key);
+        if (index === -1) {
+          const equal = this.calls.flatMap((c, i) => (sameData(c.toJSON(), key.toJSON()) ? [i] : []));
+          if (equal.length !== 1) {
+            throw new ToolwireError('render_error', equal.length ? `${equal.length} calls of this reply equal the call ${key.name}: key their results by their index in reply.calls` : `no call of this reply is the call ${key.name} (id '${key.id}')`, { format, reason: 'results' });
+          }
+          [index] = equal;
+        }
+        if (resolved.has(index)) throw new ToolwireError('render_error', `two results for call ${index} (${key.name})`, { format, reason: 'results' });
+        resolved.set(index, given);
+      } else resolved.set(key, given); // an id or an index: resolved, and checked, by the answer
+    }
+    return resolved;
+  }
+
   // Reply.to_dict() (§7): the same JSON as Python's, messages aside.
   toJSON() {
     const data = replyToDict({ ...this.#raw, call_records: this.#raw.call_records || [] });
@@ -118,6 +199,19 @@ export class Reply {
 }
 
 export const replyOf = (raw) => new Reply(raw);
+
+// A reply's text and calls as format `to`'s assistant turn (§6.3), refusing with the reason what
+// `to` cannot express: a call without an id where `to` answers by id (unless `ids`: 'mint', or a
+// function (call, index) => id), undecodable arguments where its calls carry an object, refused
+// items, and — unless `lossy` — provider data its calls do not carry, or server-side calls.
+export function convertReply(reply, to, { registry = null, lossy = false, ids = null } = {}) {
+  if (!(reply instanceof Reply)) throw new TypeError('convert() takes a Reply');
+  if (typeof to !== 'string') throw new TypeError('convert() takes the target format\'s name');
+  const source = registry || defaultRegistry();
+  const given = typeof ids === 'function' ? (call, index) => ids(new ToolCall(call), index) : ids;
+  return convertWith(rawOf(reply), source.spec(to), { lossy, ids: given });
+}
+
 
 // One stretch of model text (§1b.12): a call region that yielded no call (skipped), or a message
 // the spec refuses (refused, with its recipient). Offsets count code points, as Python's do.
@@ -150,6 +244,11 @@ export class TextReply {
   get droppedCalls() { return this.#withFate('dropped'); }
   get rejectedCalls() { return this.#withFate('rejected'); }
   get hasCalls() { return this.calls.length > 0; }
+
+  // The text to send back as the tool result of a rejected call (Reply.errorResult).
+  static errorResult(call) { return Reply.errorResult(call); }
+
+  errorResult(call) { return Reply.errorResult(call); }
 
   // TextReply.to_dict(): text, reasoning, calls (each with its fate), skipped, truncated, refused.
   toJSON() {

@@ -109,6 +109,13 @@ const OPERATIONS = {
   },
   load,
   stream,
+  render: (r) => {
+    const reply = (r.spec ? registryOf(r.spec) : Registry.bundled())
+      .read(r.spec ? 'demo' : r.format, r.response, { strict: r.strict, choice: r.choice, textFormat: r.text_format, textParams: r.text_params });
+    const registry = r.spec ? registryOf(r.spec) : null;
+    const results = r.results === null ? null : new Map(Object.entries(r.results).map(([index, result]) => [Number(index), result]));
+    return { assistant_message: reply.assistantMessage({ registry }), answer: results === null ? null : reply.answer(results, { registry }) };
+  },
 };
 
 export function answer(request) {

@@ -4,6 +4,7 @@ import { compileExpression } from './expression.js';
 import { isObject, own } from './json.js';
 import { sha256Hex } from './sha256.js';
 import { read, fates, ToolwireError } from './interpreter.js';
+import { errorResult } from './error_result.js';
 
 const ABSENT = Symbol('absent');
 const renderError = (format, reason) => new ToolwireError('render_error', reason, { format, reason });
@@ -74,10 +75,38 @@ function callVars(call, format) {
 
 const renderCall = (render, call, format) => fill(render.call, lookupIn({ call: callVars(call, format) }), format);
 
+const renderPart = (spec) => {
+  if (!spec.data.render) throw renderError(spec.format, `the ${spec.format} spec has no render part`);
+  return spec.data.render;
+};
+
+// Items the reply's format refused (client actions, §1.3 step 7) are never dropped from a turn.
+function refuseRefused(reply, format, what) {
+  const refused = reply.refused || [];
+  if (!refused.length) return;
+  const kinds = [...new Set(refused.map((r) => r.item_type || 'untyped'))].sort().join(', ');
+  throw renderError(format, `${what} (${kinds}): client actions toolwire cannot write back`);
+}
+
+// Every variable path a template names (what a target can carry).
+function placeholders(template) {
+  const found = new Set();
+  const stack = [template];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string' && !value.startsWith('$${')) {
+      for (const m of value.matchAll(/\$\{([^}]+?)\??\}/g)) found.add(m[1]);
+    } else if (Array.isArray(value)) stack.push(...value);
+    else if (isObject(value)) stack.push(...Object.values(value));
+  }
+  return found;
+}
+
 // The assistant turn of a reply: its items from its turn (§7), else built from text_item and calls.
 export function assistantTurn(spec, reply, fromTurn = true) {
-  const { render } = spec.data;
+  const render = renderPart(spec);
   const format = spec.format;
+  refuseRefused(reply, format, `the reply holds ${(reply.refused || []).length} item(s) the ${format} spec refused`);
   const fate = fates(reply);
   const kept = reply.calls.filter((_, i) => fate[i] !== 'dropped');
   const text = typeof reply.text === 'string' ? reply.text : undefined;
@@ -165,52 +194,77 @@ function withIds(format, kept, ids) {
 }
 
 export function convert(reply, target, { lossy = false, ids = null } = {}) {
-  const render = target.data.render;
-  if (!render) throw renderError(target.format, `${target.format} has no render part`);
-  if ((reply.refused || []).length) throw renderError(target.format, `the reply holds items its format refused (client actions ${target.format} cannot carry)`);
-  const kept = withIds(target.format, reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped'), ids);
-  if (render.requires_id) {
-    const bare = kept.find((c) => !c.id);
-    if (bare) throw renderError(target.format, `call ${bare.name} has no id, and ${target.format} pairs results with calls by id`);
+  const render = renderPart(target);
+  const to = target.format;
+  if (ids !== null && ids !== undefined && ids !== 'mint' && typeof ids !== 'function') {
+    throw new TypeError(`ids must be null, 'mint' or a function (call, index) => string, not ${JSON.stringify(ids)}`);
   }
-  if (!lossy) {
-    const written = JSON.stringify(render.call);
-    for (const call of kept) {
-      for (const key of Object.keys(call.provider_data || {})) {
-        if (!written.includes(`\${call.provider_data.${key}}`)) throw renderError(target.format, `${target.format} cannot carry the call's ${key}`);
-      }
-    }
-    if (reply.server_calls.length) throw renderError(target.format, `${target.format} cannot carry calls the provider ran itself`);
+  refuseRefused(reply, to, `the reply holds ${(reply.refused || []).length} item(s) ${reply.format} refused, which ${to} cannot carry; answer them in ${reply.format}`);
+  const kept = withIds(to, reply.calls.filter((_, i) => fates(reply)[i] !== 'dropped'), ids);
+  const carried = new Set([...placeholders(render.call)].filter((n) => n.startsWith('call.provider_data.')).map((n) => n.slice(19)));
+  kept.forEach((call, index) => {
+    const where = `call ${index} (${call.name})`;
+    if (!call.id && render.requires_id) throw renderError(to, `${where} has no id, and ${to} answers results by call id (convert(..., { ids: 'mint' }) gives each call one)`);
+    if (lossy || reply.format === to) return;
+    const lost = Object.keys(call.provider_data || {}).filter((key) => !carried.has(key)).sort();
+    if (lost.length) throw renderError(to, `${where} carries provider data ${JSON.stringify(lost)} for ${reply.format}, which ${to} calls cannot hold (convert(..., { lossy: true }) drops it)`);
+  });
+  if ((reply.server_calls || []).length && !lossy) {
+    throw renderError(to, `the reply holds ${reply.server_calls.length} call(s) ${reply.format} ran itself, which ${to} cannot express (convert(..., { lossy: true }) leaves them out)`);
   }
-  return assistantTurn(target, { ...reply, calls: kept, truncated: false }, false); // kept: none dropped
+  return assistantTurn(target, { ...reply, calls: kept, truncated: false, refused: [] }, false); // kept: none dropped
 }
 
-const MCP_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
-const isBlocks = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b) && MCP_TYPES.has(own(b, 'type')));
+// MCP content block types (the 2025-06-18 schema) and the fields each must carry.
+const MCP_BLOCK_TYPES = {
+  text: ['text'], image: ['data', 'mimeType'], audio: ['data', 'mimeType'], resource: ['resource'], resource_link: ['uri'],
+};
+const isBlocks = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => isObject(b)
+  && Object.hasOwn(MCP_BLOCK_TYPES, own(b, 'type')) && MCP_BLOCK_TYPES[own(b, 'type')].every((field) => Object.hasOwn(b, field)));
 // An MCP CallToolResult: only its own keys, its content blocks (or none).
 const RESULT_KEYS = new Set(['content', 'isError', 'structuredContent', '_meta']);
 const isCallToolResult = (v) => isObject(v) && Object.hasOwn(v, 'content') && Object.keys(v).every((k) => RESULT_KEYS.has(k))
   && (isBlocks(v.content) || (Array.isArray(v.content) && !v.content.length));
+
+// Where a value is no JSON data (a function, undefined, a bigint, NaN, a class instance), or null.
+function notJson(value) {
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') { if (!Number.isFinite(v)) return `${v} is no JSON number`; continue; }
+    if (Array.isArray(v)) { stack.push(...v); continue; }
+    if (isObject(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v))) { stack.push(...Object.values(v)); continue; }
+    return `${v === undefined ? 'undefined' : typeof v === 'object' ? `a ${v.constructor?.name || 'object'}` : `a ${typeof v}`} is no JSON value`;
+  }
+  return null;
+}
 
 // §6.2: the `result.*` variables of one result (a string, JSON value, MCP blocks, a
 // CallToolResult `{content, isError}`, or an Error).
 // An Error's type is its `name`; a rejected call's error result says it is one (`labelled`).
 function resultVars(render, given, format, labelled = false) {
   let value = given; let isError = labelled; let errorType = null;
-  let blocks = isBlocks(value) ? value : null;
+  let blocks = null;
   if (given instanceof Error) { value = given.message; isError = true; errorType = given.name || 'Error'; }
-  else if (isCallToolResult(given)) { value = given.content; blocks = value; isError = own(given, 'isError') === true; }
+  else if (typeof given !== 'string') {
+    const problem = notJson(given);
+    if (problem) throw renderError(format, `a tool result must be JSON data: ${problem}`);
+    if (isCallToolResult(given)) { value = given.content; blocks = value; isError = own(given, 'isError') === true; }
+    else if (isBlocks(given)) blocks = given;
+  }
   const textOf = () => {
     if (errorType !== null) return value || errorType;
     if (!blocks) return typeof value === 'string' ? value : JSON.stringify(value);
     return blocks.map((b) => {
-      if (b.type !== 'text') throw renderError(format, `a ${b.type} block cannot be written as text in ${format}`);
-      return b.text;
+      if (b.type === 'text') return b.text;
+      if (b.type === 'resource' && isObject(b.resource) && typeof b.resource.text === 'string') return b.resource.text;
+      throw renderError(format, `a tool result holding a ${b.type} block cannot be written as text in ${format}: pass text, or a format whose results carry ${b.type} content`);
     }).join('\n');
   };
   const renderBlock = (block) => {
     const template = (render.blocks || {})[block.type];
-    if (template === undefined) throw renderError(format, `${format} cannot write an MCP ${block.type} block`);
+    if (template === undefined) throw renderError(format, `${format} tool results cannot carry MCP ${block.type} content (the spec's render.blocks lists no template for it)`);
     return fill(template, lookupIn({ block }), format);
   };
   // §6.2: result.error names the exception's type; result.error_text says it is an error.
@@ -233,7 +287,7 @@ function resultVars(render, given, format, labelled = false) {
 // answer (§6.3): one result per kept call, in the reply's order; `results` is a Map keyed
 // by call id (string), by the call itself, or by its index in reply.calls (number).
 export function answer(spec, reply, results) {
-  const render = spec.data.render;
+  const render = renderPart(spec);
   const format = spec.format;
   const fate = fates(reply);
   const slotOf = new Map();
@@ -243,29 +297,37 @@ export function answer(spec, reply, results) {
     byObject.set(c, [i]);
     if (c.id) { if (!byId.has(c.id)) byId.set(c.id, []); byId.get(c.id).push(i); }
   });
-  for (const key of results.keys()) {
+  for (const [key, given] of results) {
     let matches;
-    if (typeof key === 'number') matches = reply.calls[key] ? [key] : [];
-    else if (typeof key === 'string') matches = byId.get(key) || [];
-    else matches = byObject.get(key) || [];
-    if (matches.length !== 1) throw renderError(format, matches.length ? `result key ${String(key)} matches ${matches.length} calls` : `result for no call of the reply: ${String(key)}`);
-    if (fate[matches[0]] === 'dropped') throw renderError(format, `a result for the dropped call ${reply.calls[matches[0]].name}`);
-    slotOf.set(matches[0], results.get(key));
+    if (typeof key === 'number') {
+      if (!Number.isInteger(key) || key < 0 || key >= reply.calls.length) throw renderError(format, `no call ${key}: the reply has ${reply.calls.length}`);
+      matches = [key];
+    } else if (typeof key === 'string') matches = byId.get(key) || [];
+    else if (isObject(key)) matches = byObject.get(key) || [];
+    else throw new TypeError(`a results key is a call id (string), a call, or a call's index in reply.calls, not ${key === null ? 'null' : typeof key}`);
+    if (!matches.length) throw renderError(format, `no call of this reply is ${typeof key === 'object' ? `the call ${key.name}` : JSON.stringify(key)}`);
+    if (matches.length > 1) throw renderError(format, `${matches.length} calls of this reply match ${JSON.stringify(key)}: key their results by their index in reply.calls`);
+    const [index] = matches;
+    const call = reply.calls[index];
+    if (fate[index] === 'dropped') throw renderError(format, `call ${index} (${call.name}) was dropped (the reply was cut off in it): it is not in the assistant turn, so it takes no result`);
+    if (slotOf.has(index)) throw renderError(format, `two results for call ${index} (${JSON.stringify(typeof key === 'object' ? call.name : key)})`);
+    slotOf.set(index, given);
   }
-  const rendered = [];
+  const rendered = []; const missing = [];
   reply.calls.forEach((call, i) => {
     if (fate[i] === 'dropped') return;
     let given = slotOf.get(i);
     let labelled = false;
-    if (given === undefined) {
-      if (fate[i] !== 'rejected') throw renderError(format, `no result for the runnable call ${call.name}`);
-      given = `Error: ${call.arguments_error || 'the call was rejected'}.`; // its error result
+    if (!slotOf.has(i)) {
+      if (fate[i] !== 'rejected') { missing.push(`${i} (${call.name} '${call.id || ''}')`); return; }
+      given = errorResult(call); // its error result, which says it is one
       labelled = true;
     }
     const { isError, vars } = resultVars(render, given, format, labelled);
     const template = isError ? render.error_result : render.result;
     rendered.push(fill(template, lookupIn({ call: callVars(call, format), result: vars }), format));
   });
+  if (missing.length) throw renderError(format, `no result for call ${missing.join(', ')}: every call in the assistant turn needs one`);
   if (render.results) return rendered.length ? [fill(render.results, lookupIn({ results: rendered }), format)] : [];
   return rendered;
 }

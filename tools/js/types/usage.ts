@@ -2,8 +2,8 @@
 // TypeScript user calls it, every public name at least once.
 import {
   read, extract, locate, sniffFormat, fromStructuredOutput, extractFromText, readText, readStream, readStreamAsync,
-  decodeArguments, version, Registry, Tools, Accumulator, ToolwireError, SpecError, Reply, TextReply, ToolCall, StreamUpdate,
-  type ReplyJSON, type TextReplyJSON, type TextRegion, type ToolCallJSON, type Fate,
+  decodeArguments, convert, version, Registry, Tools, Accumulator, ToolwireError, SpecError, Reply, TextReply, ToolCall, StreamUpdate,
+  type ReplyJSON, type TextReplyJSON, type TextRegion, type ToolCallJSON, type Fate, type Json, type ToolResults,
 } from 'toolwire';
 
 const response = { choices: [{ message: { tool_calls: [] }, finish_reason: 'stop' }] };
@@ -36,10 +36,16 @@ const later: Promise<Reply> = readStreamAsync('openai', [{ choices: [] }]);
 const mine: Registry = Registry.bundled().withSpecs({ wire: { acme: 'spec_version: 1' } });
 const formats: string[] = mine.formats;
 const decoded: boolean = decodeArguments('{"a": 1}').undecodable;
+const turn: Json = reply.assistantMessage({ registry: mine });
+const results: ToolResults = new Map<ToolCall | string | number, Json | Error>([[0, 'ok'], ['call_1', { temperature: 21 }], [1, new Error('failed')]]);
+const answered: Json[] = [...reply.answer(results), ...reply.answer(['ok', undefined, [{ type: 'text', text: 'a' }]])];
+const rejected: string = first ? reply.errorResult(first) + Reply.errorResult(first.toJSON()) + TextReply.errorResult(first) : '';
+const converted: Json = convert(reply, 'anthropic', { lossy: true, ids: (call, index) => `${call.name}_${index}` });
+const minted: Json = convert(reply, 'mistral', { ids: 'mint', registry: null });
 try { read(null, '{}'); } catch (error) {
   if (error instanceof SpecError) console.log(error.problems[0]?.rule);
   else if (error instanceof ToolwireError) console.log(error.code);
 }
 console.log(version, json, fates, firstJson, names, items, sniffed, forced, cleanText, calls, text, checked, schema,
   textReply, textJson, skipped, textFates, toRun, reasoning, textChecked,
-  updates, streamed, whole, later, formats, decoded);
+  updates, streamed, whole, later, formats, decoded, turn, answered, rejected, converted, minted);
