@@ -235,3 +235,15 @@ def test_an_overrun_is_remembered_with_its_budget_only() -> None:
     with boundedre.one_budget(steps=20_000) as second, pytest.raises(RegexBudgetExceeded):
         pattern.test(text)  # a new budget: searched again
     assert _spent(first) == _spent(second) > 20_000
+
+
+def test_a_remembered_answer_is_charged_the_steps_its_search_took() -> None:
+    pattern = boundedre.compile(r"^(\w+\s?)*\1!$")
+    text = "ef efef!"
+    with boundedre.one_budget() as first:
+        assert pattern.test(text) is True
+    with boundedre.one_budget() as second:
+        assert pattern.test(text) is True  # remembered, and charged as if searched
+    assert _spent(first) == _spent(second) > 0
+    with boundedre.one_budget(steps=_spent(first) - 1), pytest.raises(RegexBudgetExceeded):
+        pattern.test(text)  # a budget the search would overrun: the memo overruns it too

@@ -189,7 +189,7 @@ class BoundedPattern:
         self.steps = steps
         self._program: Program = program
         self._dfa = dfa
-        self._seen: dict[str, bool | tuple[Budget | None, int]] = {}
+        self._seen: dict[str, tuple[bool | None, int, Budget | None]] = {}
 
     @property
     def engine(self) -> str:
@@ -238,26 +238,39 @@ class BoundedPattern:
         """Whether the pattern matches anywhere in ``text`` (JSON Schema's ``pattern``).
 
         The last answers are remembered, so a value checked twice in a row (a fast
-        check, then the validator that reports the error) costs one search. A search that
-        ran out of steps is remembered with the budget it ran out of: asked again on that
-        budget (or again on a budget of its own), it fails again without a run; under
-        another :class:`one_budget`, it runs.
+        check, then the validator that reports the error) costs one search. A remembered
+        answer is charged the steps its search took, so what a budget allows never depends
+        on what was searched before it; a search that ran out of steps is remembered with
+        the budget it ran out of (None: a search's own), and stands for that budget only.
         """
-        seen = self._seen
-        known = seen.get(text)
         shared = _SHARED.get()
-        if known is None or (type(known) is tuple and known[0] is not shared):
-            budget = Budget(self.steps) if shared is None else shared
-            try:
-                known = self._run(text, 0, False, False, budget) is not None
-            except RegexBudgetExceeded:
-                known = (shared, budget.total)
-            if len(seen) >= 64:
-                seen.clear()
-            seen[text] = known
-        if type(known) is tuple:
-            raise RegexBudgetExceeded(self.pattern, known[1])
-        return bool(known)
+        known = self._seen.get(text)
+        if known is not None:
+            answer, cost, owner = known
+            if answer is not None:
+                if cost and shared is not None:
+                    try:
+                        shared.spend(cost)
+                    except BudgetExceeded:
+                        raise RegexBudgetExceeded(self.pattern, shared.total) from None
+                return answer
+            if owner is shared:
+                raise RegexBudgetExceeded(self.pattern, cost)
+        budget = Budget(self.steps) if shared is None else shared
+        before = budget.left
+        try:
+            answer = self._run(text, 0, False, False, budget) is not None
+        except RegexBudgetExceeded:
+            self._remember(text, (None, budget.total, shared))
+            raise
+        self._remember(text, (answer, before - budget.left, None))
+        return answer
+
+    def _remember(self, text: str, known: tuple[bool | None, int, Budget | None]) -> None:
+        seen = self._seen
+        if len(seen) >= 64:
+            seen.clear()
+        seen[text] = known
 
     def __repr__(self) -> str:
         return f"toolwire._boundedre.compile({self.pattern!r}) [{self.engine}]"
