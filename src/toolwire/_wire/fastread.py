@@ -27,9 +27,10 @@ from collections.abc import Callable
 from .._expression import is_true, path_steps
 from .._spec import CallEntry, Entry, IgnoreEntry, RefuseEntry, ServerEntry, Source, WireSpec
 from .._speed import TYPE_CHECKING, blank_of
+from .._values.json_values import copy_json
 from .._values.records import SkippedItem, UnknownItem, call_record, item_record
 from .._values.reply import Reply
-from .._values.turn import Turn
+from .._values.turn import Turn, owned
 from .content import text_of
 from .fastpath import Writer, call_code, namespace_of, walk_code
 from .fastpred import condition, value_of
@@ -408,8 +409,8 @@ def _reply_code(w: Writer, spec: WireSpec) -> None:
     then becomes a ``Reply`` (:func:`toolwire._speed.blank_of`), and its ``Turn`` alike."""
     if spec.render is not None:
         w.line(2, "turn = _new(_TBlank)")
-        w.line(2, "turn._items = tuple(echoed)")
-        w.line(2, "turn._response = values")
+        w.line(2, "turn._items = _owned(echoed)")  # copies: the caller may change the response
+        w.line(2, "turn._response = _copy_json(values)")
         w.line(2, "turn.__class__ = _Turn")
     fields = {
         "format": repr(spec.format),
@@ -502,7 +503,7 @@ def build_fast_read(spec: WireSpec, refuse_unknown: bool) -> FastRead:
     namespace.update({
         "_item": item_record, "_call_site": _call_site,
         "_RBlank": blank_of(Reply), "_Reply": Reply,
-        "_TBlank": blank_of(Turn), "_Turn": Turn,
+        "_TBlank": blank_of(Turn), "_Turn": Turn, "_owned": owned, "_copy_json": copy_json,
         "_skip": SkippedItem, "_unk": UnknownItem,
         "_server": server_call, "_unnamed": lambda entry, item: call_name(entry, item)[1],
         "_reason": lambda item_type: unknown_reason(spec, item_type),
