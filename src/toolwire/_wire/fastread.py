@@ -409,8 +409,9 @@ def _reply_code(w: Writer, spec: WireSpec) -> None:
     then becomes a ``Reply`` (:func:`toolwire._speed.blank_of`), and its ``Turn`` alike."""
     if spec.render is not None:
         w.line(2, "turn = _new(_TBlank)")
-        w.line(2, "turn._items = _owned(echoed)")  # copies: the caller may change the response
-        w.line(2, "turn._response = _copy_json(values)")
+        # Copies, unless the response was parsed here: the caller may change its own after.
+        w.line(2, "turn._items = tuple(echoed) if owned else _owned(echoed)")
+        w.line(2, "turn._response = values if owned else _copy_json(values)")
         w.line(2, "turn.__class__ = _Turn")
     fields = {
         "format": repr(spec.format),
