@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .._speed import TYPE_CHECKING
-from .json_values import copy_json, json_equal
+from .json_values import copy_checked, copy_json, json_equal
 
 if TYPE_CHECKING:
     from typing import Any, NoReturn
@@ -35,9 +35,9 @@ __all__ = ["Turn", "owned"]
 
 
 def owned(items: Any) -> tuple[Any, ...]:
-    """The items a turn keeps: each object a deep copy (:func:`copy_json`), each call's
-    index as it is."""
-    return tuple([e if type(e) is int else copy_json(e) for e in items])
+    """The items a turn keeps, read and checked: each object a deep copy
+    (:func:`~.json_values.copy_checked`), each call's index as it is."""
+    return tuple([e if type(e) is int else copy_checked(e) for e in items])
 
 
 class Turn:
@@ -81,7 +81,7 @@ class Turn:
         turn = object.__new__(cls)
         setter = object.__setattr__
         setter(turn, "_items", owned(items))
-        setter(turn, "_response", copy_json(response))
+        setter(turn, "_response", copy_checked(response))
         return turn
 
     @property

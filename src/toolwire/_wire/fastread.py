@@ -27,7 +27,7 @@ from collections.abc import Callable
 from .._expression import is_true, path_steps
 from .._spec import CallEntry, Entry, IgnoreEntry, RefuseEntry, ServerEntry, Source, WireSpec
 from .._speed import TYPE_CHECKING, blank_of
-from .._values.json_values import copy_json
+from .._values.json_values import copy_checked
 from .._values.records import SkippedItem, UnknownItem, call_record, item_record
 from .._values.reply import Reply
 from .._values.turn import Turn, owned
@@ -411,7 +411,7 @@ def _reply_code(w: Writer, spec: WireSpec) -> None:
         w.line(2, "turn = _new(_TBlank)")
         # Copies, unless the response was parsed here: the caller may change its own after.
         w.line(2, "turn._items = tuple(echoed) if owned else _owned(echoed)")
-        w.line(2, "turn._response = values if owned else _copy_json(values)")
+        w.line(2, "turn._response = values if owned else _copy_checked(values)")
         w.line(2, "turn.__class__ = _Turn")
     fields = {
         "format": repr(spec.format),
@@ -504,7 +504,7 @@ def build_fast_read(spec: WireSpec, refuse_unknown: bool) -> FastRead:
     namespace.update({
         "_item": item_record, "_call_site": _call_site,
         "_RBlank": blank_of(Reply), "_Reply": Reply,
-        "_TBlank": blank_of(Turn), "_Turn": Turn, "_owned": owned, "_copy_json": copy_json,
+        "_TBlank": blank_of(Turn), "_Turn": Turn, "_owned": owned, "_copy_checked": copy_checked,
         "_skip": SkippedItem, "_unk": UnknownItem,
         "_server": server_call, "_unnamed": lambda entry, item: call_name(entry, item)[1],
         "_reason": lambda item_type: unknown_reason(spec, item_type),
