@@ -254,3 +254,21 @@ def test_a_reply_read_from_an_sdk_object_keeps_its_turn_when_the_object_changes(
     message.content[2].text = "Injected."  # type: ignore[union-attr]
     assert reply.assistant_message() == before
     assert before["content"][0]["signature"] == "EqQBCkYIARgC"  # type: ignore[index]
+
+
+def test_copy_checked_copies_every_dict_and_list_however_deep() -> None:
+    from collections import OrderedDict
+
+    from toolwire._values.json_values import copy_checked
+
+    inner = OrderedDict(text="Checking.")
+    value = {"content": [inner, {"signature": b"\x01"}], "n": 1.5}
+    copied = copy_checked(value)
+    assert copied == value
+    assert copied["content"] is not value["content"]
+    assert copied["content"][0] is not inner  # a dict subclass is copied too
+    assert copied["content"][1]["signature"] == b"\x01"  # bytes shared as they are
+    deep: Any = []
+    for _ in range(5_000):  # deeper than the recursion limit: copy_json's way
+        deep = [deep]
+    assert copy_checked(deep) is not deep
