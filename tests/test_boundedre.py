@@ -174,3 +174,76 @@ def test_a_search_is_never_run_twice_for_one_text() -> None:
     assert pattern.test("abc") and pattern.test("abc")
     assert not pattern.test("ab1") and not pattern.test("ab1")
     assert len(runs) == 2
+
+
+# --- what costs budget, and whose budget it is --------------------------------------------
+
+
+def _spent(budget: boundedre.Budget) -> int:
+    return budget.total - budget.left
+
+
+def test_a_repetition_count_is_read_in_ascii_digits_only() -> None:
+    pattern = boundedre.compile("x{\u0663}")  # ARABIC-INDIC DIGIT THREE: not a count for re
+    assert re.search("x{\u0663}", "x{\u0663}") is not None
+    assert pattern.test("x{\u0663}") is True
+    assert pattern.test("xxx") is False
+    assert boundedre.compile("x{3}").test("xxx") is True
+
+
+def test_a_pattern_without_back_references_spends_no_budget() -> None:
+    text = "ab" * 1_500 + "a" + "b" * 60 + "c"  # the DFA's sets rarely repeat on it
+    pattern = boundedre.compile("a.{60}c", steps=1)
+    assert pattern.test(text) is True
+    assert pattern.search(text) is not None
+    assert pattern.test(text[:-1]) is False
+    with boundedre.one_budget(steps=1) as budget:
+        assert boundedre.compile(r"^([A-Za-z0-9]+\s?)*$").test("a" * 3_000 + "!") is False
+        assert boundedre.compile(r"<t>(\s*\w+)*:").search("<t>" + " w" * 1_000) is None
+    assert _spent(budget) == 0
+
+
+def test_a_look_around_run_is_charged_to_the_budget() -> None:
+    with boundedre.one_budget() as budget:
+        assert boundedre.compile(r"(?=\w*!)a").test("ab" * 200) is False
+    assert _spent(budget) > 0
+
+
+def test_searches_in_one_budget_share_it_and_stop_once_it_is_spent() -> None:
+    pattern = boundedre.compile(r"^(\w+\s?)*\1!$")
+    texts = [f"{n:02d}" + "ab" * 30 + "?" for n in range(16)]
+    with boundedre.one_budget(steps=20_000) as budget:
+        with pytest.raises(RegexBudgetExceeded):
+            pattern.search(texts[0])
+        after_first = _spent(budget)
+        for text in texts[1:]:
+            with pytest.raises(RegexBudgetExceeded) as caught:
+                pattern.test(text)
+            assert caught.value.steps == 20_000
+    assert 20_000 < after_first <= 20_000 + 4_096
+    assert _spent(budget) == after_first  # a spent budget fails every later search at once
+
+
+def test_an_overrun_is_remembered_with_its_budget_only() -> None:
+    pattern = boundedre.compile(r"^(\w+\s?)*\1!$")
+    text = "cd" * 30 + "?"
+    with boundedre.one_budget(steps=20_000) as first:
+        with pytest.raises(RegexBudgetExceeded):
+            pattern.test(text)
+        with pytest.raises(RegexBudgetExceeded):
+            pattern.test(text)  # the same budget: remembered, no second run
+    with boundedre.one_budget(steps=20_000) as second, pytest.raises(RegexBudgetExceeded):
+        pattern.test(text)  # a new budget: searched again
+    assert _spent(first) == _spent(second) > 20_000
+
+
+def test_a_remembered_answer_is_charged_the_steps_its_search_took() -> None:
+    pattern = boundedre.compile(r"^(\w+\s?)*\1!$")
+    text = "ef efef!"
+    with boundedre.one_budget() as first:
+        assert pattern.test(text) is True
+    with boundedre.one_budget() as second:
+        assert pattern.test(text) is True  # remembered, and charged as if searched
+    assert _spent(first) == _spent(second) > 0
+    with boundedre.one_budget(steps=_spent(first) - 1), pytest.raises(RegexBudgetExceeded):
+        pattern.test(text)  # a budget the search would overrun: the memo overruns it too

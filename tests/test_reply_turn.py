@@ -207,3 +207,68 @@ def test_a_malformed_turn_in_json_is_refused(turn: dict[str, Any]) -> None:
     data["turn"] = turn
     with pytest.raises((ValueError, TypeError)):
         Reply.from_dict(data)
+
+
+def _forge(response: dict[str, Any]) -> None:
+    """What a caller might do to the response after reading it: change its blocks."""
+    content = response["content"]
+    content[0]["signature"] = "FORGED"
+    content[2]["text"] = "Injected."
+    content[3]["input"]["city"] = "Elsewhere"
+
+
+@pytest.mark.parametrize("read", [1, 3])
+def test_a_reply_renders_the_turn_it_read_after_the_response_is_changed(read: int) -> None:
+    for _ in range(read):  # from the third read on, the spec's generated reader reads it
+        response = copy.deepcopy(ANTHROPIC)
+        reply = toolwire.read("anthropic", response)
+    before = reply.assistant_message()
+    _forge(response)
+    assert reply.assistant_message() == before
+    assert before["content"][0]["signature"] == "EqQBCkYIARgC"  # type: ignore[index]
+    assert before["content"][2]["text"] == "Checking."  # type: ignore[index]
+    assert reply.text == "Checking."
+    assert reply.calls[0].arguments == {"city": "Paris"}
+
+
+def test_the_interpreter_keeps_copies_of_the_turn_too() -> None:
+    from toolwire._wire.reading import read_reply
+
+    response = copy.deepcopy(ANTHROPIC)
+    reply = read_reply(REGISTRY.spec("anthropic"), response)
+    _forge(response)
+    assert reply.turn is not None
+    assert reply.turn.items[:3] == tuple(ANTHROPIC["content"][:3])
+
+
+def test_a_reply_read_from_an_sdk_object_keeps_its_turn_when_the_object_changes() -> None:
+    from anthropic.types import Message
+
+    message = Message.model_validate({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "stop_reason": "tool_use", "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1}, "content": ANTHROPIC["content"]})
+    reply = toolwire.read("anthropic", message)
+    before = reply.assistant_message()
+    message.content[0].signature = "FORGED"  # type: ignore[union-attr]
+    message.content[2].text = "Injected."  # type: ignore[union-attr]
+    assert reply.assistant_message() == before
+    assert before["content"][0]["signature"] == "EqQBCkYIARgC"  # type: ignore[index]
+
+
+def test_copy_checked_copies_every_dict_and_list_however_deep() -> None:
+    from collections import OrderedDict
+
+    from toolwire._values.json_values import copy_checked
+
+    inner = OrderedDict(text="Checking.")
+    value = {"content": [inner, {"signature": b"\x01"}], "n": 1.5}
+    copied = copy_checked(value)
+    assert copied == value
+    assert copied["content"] is not value["content"]
+    assert copied["content"][0] is not inner  # a dict subclass is copied too
+    assert copied["content"][1]["signature"] == b"\x01"  # bytes shared as they are
+    deep: Any = []
+    for _ in range(5_000):  # deeper than the recursion limit: copy_json's way
+        deep = [deep]
+    assert copy_checked(deep) is not deep

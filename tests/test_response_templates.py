@@ -549,3 +549,25 @@ def test_a_delimiter_that_runs_out_of_steps_is_a_toolwire_error_not_a_hang() -> 
 def test_a_delimiter_no_bounded_engine_runs_is_refused_when_the_template_loads() -> None:
     assert ("/fields/x/open_pattern", "template-regex") in _problems(
         _with_field(open_pattern=r"(a)?(?(1)b|c)"))
+
+
+def test_one_reply_read_spends_one_budget_on_all_its_searches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire import _boundedre as boundedre
+
+    budgets: list[int] = []
+    spend = boundedre.Budget.spend
+
+    def recorded(budget: boundedre.Budget, steps: int) -> None:
+        budgets.append(id(budget))
+        spend(budget, steps)
+
+    monkeypatch.setattr(boundedre.Budget, "spend", recorded)
+    registry = _registry(_slow_open_template(r"<tool_call>(\w?)\1"))  # a back-reference
+    call = '<tool_call>{"name": "f", "arguments": {}}</tool_call>'
+    _, calls = registry.extract_from_text("tpl", call * 5)
+    assert len(calls) == 5
+    assert len(budgets) >= 5 and len(set(budgets)) == 1  # every search, one budget
+    budgets.clear()
+    registry.extract_from_text("tpl", call * 5)
+    assert len(set(budgets)) == 1  # the next reply: one budget of its own

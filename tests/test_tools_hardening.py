@@ -195,6 +195,30 @@ def test_a_pattern_that_runs_out_of_steps_flags_the_call_regex_budget() -> None:
     assert "could not be checked" in toolwire.Reply.error_result(checked)
 
 
+def test_one_call_spends_one_budget_on_all_its_strings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire import _boundedre as boundedre
+
+    monkeypatch.setattr(boundedre, "DEFAULT_STEPS", 20_000)
+    spent: list[int] = []
+    spend = boundedre.Budget.spend
+
+    def counted(budget: boundedre.Budget, steps: int) -> None:
+        spent.append(steps)
+        spend(budget, steps)
+
+    monkeypatch.setattr(boundedre.Budget, "spend", counted)
+    tools = Tools.from_schemas({"f": {"type": "object", "properties": {"s": {
+        "type": "array", "items": {"type": "string", "pattern": r"^(\w+\s?)*\1!$"}}}}})
+    strings = [f"{n:02d}" + "ab" * 30 + "?" for n in range(16)]
+    checked = tools.check(ToolCall("f", {"s": strings}))
+    assert sorted((e.pointer, e.keyword) for e in checked.arguments_errors) == sorted(
+        (f"/s/{n}", "regex_budget") for n in range(16))
+    one_call = sum(spent)
+    assert 20_000 < one_call <= 20_000 + 4_096  # one budget, not sixteen
+    tools.check(ToolCall("f", {"s": strings}))  # the next check has a budget of its own
+    assert sum(spent) == 2 * one_call
+
+
 def test_pattern_properties_keys_are_searched_bounded() -> None:
     tools = Tools.from_schemas({"f": {"type": "object", "patternProperties": {
         r"^([a-z]+_?)*$": {"type": "integer"}}}})

@@ -308,8 +308,10 @@ class RegexBudgetExceeded(ToolwireError, ValueError):
 
     Patterns come from a developer (a tool schema's ``pattern``, a response template's
     delimiters) and the text from a model, so no pattern runs unbounded: most run on a
-    linear-time engine, and the few that need backtracking (back-references, atomic
-    groups) stop after ``steps`` steps (docs/guarantees.md). ``pattern`` is the pattern.
+    linear-time engine, and the steps of those that need backtracking (back-references,
+    atomic groups) and of look-arounds count against a budget of ``steps`` steps, one per
+    tool call's check and per reply read through a template (docs/guarantees.md).
+    ``pattern`` is the pattern whose search found the budget spent.
     """
 
     code = "regex_budget"
@@ -318,8 +320,8 @@ class RegexBudgetExceeded(ToolwireError, ValueError):
         self.pattern = pattern
         self.steps = steps
         super().__init__(
-            f"the regular expression {pattern!r} needed more than {steps:,} steps on this"
-            " text (back-references, atomic groups and look-arounds can)"
+            f"the regular expression {pattern!r} ran out of its budget of {steps:,} steps"
+            " (back-references, atomic groups and look-arounds spend it)"
         )
 
     def to_dict(self) -> dict[str, object]:

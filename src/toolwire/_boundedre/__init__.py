@@ -8,8 +8,15 @@ no way to interrupt it. So toolwire runs such patterns here instead:
 * a pattern without back-references or atomic groups (possessive quantifiers included)
   runs on a Pike VM (:mod:`._run`): linear in the text for every pattern, with the
   same match and groups as :mod:`re` (Python's leftmost-first rules);
-* a pattern with them runs by backtracking, stopped after ``steps`` steps (default
-  :data:`DEFAULT_STEPS`): :class:`~toolwire.errors.RegexBudgetExceeded` then.
+* a pattern with them runs by backtracking, its steps counted against a budget (default
+  :data:`DEFAULT_STEPS`): :class:`~toolwire.errors.RegexBudgetExceeded` when it runs out.
+
+What costs budget: each step of the backtracking engine, and each step of a look-around's
+own run inside the Pike VM (one per position it is asked at). The linear engines' own
+work costs none: a pattern with neither back-references, atomic groups nor look-arounds
+never runs out. The budget is one per search, unless a caller opens one for a whole piece
+of work (:class:`one_budget`: a tool call's check, one reply read through a template):
+then every search inside draws on it, so many strings cost one budget, not one each.
 
 A pattern is first compiled by :mod:`re` (the authority on its syntax and on what each
 character class means); :func:`compile` raises :class:`re.error` where :mod:`re` does,
@@ -26,6 +33,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar, Token
 from typing import Any
 
 from ..errors import RegexBudgetExceeded
@@ -36,13 +44,34 @@ from .program import MAX_PROGRAM, Program, build
 from .run import Budget, BudgetExceeded, backtrack, pike
 
 __all__ = ["DEFAULT_STEPS", "MAX_NESTING", "MAX_PROGRAM", "BoundedMatch", "BoundedPattern",
-           "Unsupported", "compile", "nesting"]
+           "Budget", "Unsupported", "compile", "nesting", "one_budget"]
 
 DEFAULT_STEPS = 1_000_000
-"""Steps one backtracking search may take (about a second of Python), then it fails."""
+"""Steps one budget holds (about a second of Python), then its searches fail."""
+
+_SHARED: ContextVar[Budget | None] = ContextVar("toolwire_regex_budget", default=None)
 
 
-_OUT_OF_STEPS = object()
+class one_budget:  # used as a context manager, named as one
+    """``with one_budget() as budget:`` every search run inside (in this thread or task)
+    draws on ``budget`` (``steps`` steps, default :data:`DEFAULT_STEPS`) instead of a budget
+    of its own: once it is spent, every further search that costs budget fails at once.
+    Scopes do not nest: an inner one holds a budget of its own until it closes."""
+
+    __slots__ = ("_token", "budget")
+
+    def __init__(self, steps: int | None = None) -> None:
+        self.budget = Budget(DEFAULT_STEPS if steps is None else steps)
+        self._token: Token[Budget | None] | None = None
+
+    def __enter__(self) -> Budget:
+        self._token = _SHARED.set(self.budget)
+        return self.budget
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _SHARED.reset(self._token)
+            self._token = None
 
 
 class Unsupported(ValueError):
@@ -160,33 +189,34 @@ class BoundedPattern:
         self.steps = steps
         self._program: Program = program
         self._dfa = dfa
-        self._seen: dict[str, object] = {}
+        self._seen: dict[str, tuple[bool | None, int, Budget | None]] = {}
 
     @property
     def engine(self) -> str:
         """``linear`` (the Pike VM) or ``backtracking`` (bounded by ``steps``)."""
         return "backtracking" if self._program.backtracking else "linear"
 
-    def _run(self, text: str, pos: int, must_advance: bool, capture: bool) -> list[int] | None:
+    def _budget(self) -> Budget:
+        """The budget a search now draws on: the open :class:`one_budget`'s, else its own."""
+        shared = _SHARED.get()
+        return Budget(self.steps) if shared is None else shared
+
+    def _run(self, text: str, pos: int, must_advance: bool, capture: bool,
+             budget: Budget | None = None) -> list[int] | None:
         if not isinstance(text, str):
             raise TypeError(f"expected a str, not {type(text).__name__}")
         program = self._program
+        budget = self._budget() if budget is None else budget
         try:
             if not capture and self._dfa:
-                return [] if dfa_test(program, text, Budget(self.steps + 4 * len(text))) \
-                    else None
+                return [] if dfa_test(program, text) else None
             if program.backtracking:
-                return backtrack(program, text, pos, Budget(self.steps),
-                                 must_advance=must_advance)
-            # The Pike VM's own work is at most one step per instruction and position (per
-            # combination of loop marks); only look-arounds, each a run of its own, can
-            # take it past that, and the budget stops them there.
-            states = 1 << min(program.slots - program.marks_from, 6)
-            linear = 2 * len(program.code) * (len(text) - pos + 1) * states
-            return pike(program, text, pos, Budget(self.steps + linear),
-                        must_advance=must_advance, capture=capture)
+                budget.spend(0)  # a budget already spent fails every search at once
+                return backtrack(program, text, pos, budget, must_advance=must_advance)
+            return pike(program, text, pos, budget, must_advance=must_advance,
+                        capture=capture)
         except BudgetExceeded:
-            raise RegexBudgetExceeded(self.pattern, self.steps) from None
+            raise RegexBudgetExceeded(self.pattern, budget.total) from None
 
     def search(self, text: str, pos: int = 0) -> BoundedMatch | None:
         """The leftmost-first match at or after ``pos``, as :meth:`re.Pattern.search`."""
@@ -208,21 +238,39 @@ class BoundedPattern:
         """Whether the pattern matches anywhere in ``text`` (JSON Schema's ``pattern``).
 
         The last answers are remembered, so a value checked twice in a row (a fast
-        check, then the validator that reports the error) costs one search.
+        check, then the validator that reports the error) costs one search. A remembered
+        answer is charged the steps its search took, so what a budget allows never depends
+        on what was searched before it; a search that ran out of steps is remembered with
+        the budget it ran out of (None: a search's own), and stands for that budget only.
         """
+        shared = _SHARED.get()
+        known = self._seen.get(text)
+        if known is not None:
+            answer, cost, owner = known
+            if answer is not None:
+                if cost and shared is not None:
+                    try:
+                        shared.spend(cost)
+                    except BudgetExceeded:
+                        raise RegexBudgetExceeded(self.pattern, shared.total) from None
+                return answer
+            if owner is shared:
+                raise RegexBudgetExceeded(self.pattern, cost)
+        budget = Budget(self.steps) if shared is None else shared
+        before = budget.left
+        try:
+            answer = self._run(text, 0, False, False, budget) is not None
+        except RegexBudgetExceeded:
+            self._remember(text, (None, budget.total, shared))
+            raise
+        self._remember(text, (answer, before - budget.left, None))
+        return answer
+
+    def _remember(self, text: str, known: tuple[bool | None, int, Budget | None]) -> None:
         seen = self._seen
-        known = seen.get(text)
-        if known is None:
-            try:
-                known = self._run(text, 0, False, False) is not None
-            except RegexBudgetExceeded:
-                known = _OUT_OF_STEPS
-            if len(seen) >= 64:
-                seen.clear()
-            seen[text] = known
-        if known is _OUT_OF_STEPS:
-            raise RegexBudgetExceeded(self.pattern, self.steps)
-        return bool(known)
+        if len(seen) >= 64:
+            seen.clear()
+        seen[text] = known
 
     def __repr__(self) -> str:
         return f"toolwire._boundedre.compile({self.pattern!r}) [{self.engine}]"

@@ -198,7 +198,8 @@ class _Reader:
         return atom
 
     def _braces(self) -> tuple[int, int | None] | None:
-        match = re.compile(r"\{(\d*)(,?)(\d*)\}").match(self.text, self.pos)
+        # ASCII digits only, as re reads a count: "x{٣}" is the literal text x{٣}
+        match = re.compile(r"\{([0-9]*)(,?)([0-9]*)\}").match(self.text, self.pos)
         if match is None or (not match.group(1) and not match.group(2)):
             return None  # a literal "{"
         low_text, comma, high_text = match.groups()

@@ -9,8 +9,11 @@
 * :func:`backtrack` — plain backtracking, for back-references and atomic groups (where no
   linear algorithm exists), stopped after a number of steps.
 
-Both count their steps against one :class:`Budget`; running out raises
-:class:`BudgetExceeded`. A zero-width assertion reads the whole text around the
+Steps are counted against one :class:`Budget`; running out raises
+:class:`BudgetExceeded`. The backtracking engine's steps count, and the Pike VM's inside
+look-arounds (each a run of its own, which the memo per position keeps to one per
+position, but which may each read to the end of the text); the Pike VM's own work, linear
+in the text, costs none. A zero-width assertion reads the whole text around the
 position (``\\b`` and look-behinds see characters before the search's start), as
 :mod:`re` does.
 """
@@ -86,10 +89,12 @@ def starts(program: Program, text: str, pos: int) -> int:
 def pike(
     program: Program, text: str, pos: int, budget: Budget, *, anchored_at: int = -1,
     start_pc: int = 0, must_advance: bool = False, capture: bool = True,
+    charged: bool = False,
 ) -> list[int] | None:
     """The slots of the leftmost-first match at or after ``pos`` (only at ``pos`` when
     ``anchored_at`` is ``pos``), or None. ``capture=False`` keeps no groups (a yes/no
-    answer is all the caller needs)."""
+    answer is all the caller needs). ``charged``: this run's steps are spent from
+    ``budget`` (a look-around's run); the look-arounds it asks are charged either way."""
     code = program.code
     size = len(text)
     marks = [-1] * len(code)
@@ -175,14 +180,16 @@ def pike(
                 add(nlist, pc + 1, slots, at + 1)
         steps += len(clist)
         if steps > 4096:
-            budget.spend(steps)
+            if charged:
+                budget.spend(steps)
             steps = 0
         if at >= size:
             break
         clist = nlist
         seen.pop(at, None)
         at += 1
-    budget.spend(steps)
+    if charged:
+        budget.spend(steps)
     return matched
 
 
@@ -203,7 +210,7 @@ def _look(
     result = None
     if begin >= 0:
         result = pike(program, text, begin, budget, anchored_at=begin, start_pc=start,
-                      capture=capture)
+                      capture=capture, charged=True)
     if negate:
         return {} if result is None else None
     if result is None:

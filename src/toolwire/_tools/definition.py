@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._boundedre import one_budget
 from .._values.json_values import copy_json
 from .._values.toolcall import ArgumentError
 from ..errors import InvalidTools, RegexBudgetExceeded
@@ -79,21 +80,22 @@ class ToolDefinition:
         """Every way ``arguments`` fail the schema, by pointer then keyword; ``()`` if none."""
         if self._validator is None:
             return ()
-        check = self._check
-        if check is not None:
+        with one_budget():  # every search of one call's check shares one budget of steps
+            check = self._check
+            if check is not None:
+                try:
+                    if check(arguments):
+                        return ()  # the fast check is exact where it answers True (fastcheck.py)
+                except (RecursionError, RegexBudgetExceeded):
+                    pass  # no answer: jsonschema says what is wrong
             try:
-                if check(arguments):
-                    return ()  # the fast check is exact where it answers True (fastcheck.py)
-            except (RecursionError, RegexBudgetExceeded):
-                pass  # no answer: jsonschema says what is wrong
-        try:
-            found = {
-                (_pointer(e.absolute_path), str(e.validator), _short(e.message))
-                for e in self._validator.iter_errors(arguments)
-            }
-        except RecursionError:
-            return (ArgumentError("", "too_deep", "the arguments nest too deeply to be checked"
-                                  " against the tool's schema"),)
+                found = {
+                    (_pointer(e.absolute_path), str(e.validator), _short(e.message))
+                    for e in self._validator.iter_errors(arguments)
+                }
+            except RecursionError:
+                return (ArgumentError("", "too_deep", "the arguments nest too deeply to be"
+                                      " checked against the tool's schema"),)
         return tuple(ArgumentError(*f) for f in sorted(found))
 
 

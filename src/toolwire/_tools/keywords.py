@@ -41,8 +41,8 @@ def _error(message: str, **fields: Any) -> Any:
 
 def _budget_error(pattern: str, exc: RegexBudgetExceeded, key: str | None = None) -> Any:
     error = _error(
-        f"the value could not be checked against {pattern!r}: the pattern needed more than"
-        f" {exc.steps:,} steps on it",
+        f"the value could not be checked against {pattern!r}: the call's searches ran out of"
+        f" their budget of {exc.steps:,} steps",
         validator="regex_budget",
     )
     if key is not None:

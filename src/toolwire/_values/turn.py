@@ -14,9 +14,11 @@ needs from the reply beyond the calls and the text, so a reply renders the same 
   format's ``assistant`` template on the reply, by the expression's text (null values left
   out: a null placeholder is absent).
 
-Reading keeps the very objects of the response here — a turn copies nothing it does not
-hand out — and every read of ``items`` and ``response`` gives a fresh copy, as
-:attr:`ServerToolCall.raw <toolwire.ServerToolCall.raw>` does.
+A turn owns its JSON: reading copies the response's items and values in (:func:`owned`),
+so a caller that changes the response it read afterwards — a text block's text, a thinking
+block's signature — changes nothing the reply renders; and every read of ``items`` and
+``response`` gives a fresh copy, as :attr:`ServerToolCall.raw
+<toolwire.ServerToolCall.raw>` does.
 """
 
 from __future__ import annotations
@@ -24,12 +26,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .._speed import TYPE_CHECKING
-from .json_values import copy_json, json_equal
+from .json_values import copy_checked, copy_json, json_equal
 
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-__all__ = ["Turn"]
+__all__ = ["Turn", "owned"]
+
+
+def owned(items: Any) -> tuple[Any, ...]:
+    """The items a turn keeps, read and checked: each object a deep copy
+    (:func:`~.json_values.copy_checked`), each call's index as it is."""
+    return tuple([e if type(e) is int else copy_checked(e) for e in items])
 
 
 class Turn:
@@ -70,12 +78,12 @@ class Turn:
 
     @classmethod
     def read(cls, items: tuple[Any, ...], response: dict[str, Any]) -> Turn:
-        """The reader's constructor: the response's own objects, checked by the walk, kept
-        as they are (never handed out uncopied)."""
+        """The reader's constructor: the response's objects, checked by the walk, copied
+        in (the caller may change the response after reading it)."""
         turn = object.__new__(cls)
         setter = object.__setattr__
-        setter(turn, "_items", items)
-        setter(turn, "_response", response)
+        setter(turn, "_items", owned(items))
+        setter(turn, "_response", copy_checked(response))
         return turn
 
     @property

@@ -28,9 +28,10 @@ from .._expression import is_true, path_steps
 from .._spec import CallEntry, Entry, IgnoreEntry, RefuseEntry, ServerEntry, Source, WireSpec
 from .._speed import TYPE_CHECKING, blank_of
 from .._speed.generated import compile_function
+from .._values.json_values import copy_checked
 from .._values.records import SkippedItem, UnknownItem, call_record, item_record
 from .._values.reply import Reply
-from .._values.turn import Turn
+from .._values.turn import Turn, owned
 from .content import text_of
 from .fastpath import Writer, call_code, namespace_of, walk_code
 from .fastpred import condition, value_of
@@ -409,8 +410,9 @@ def _reply_code(w: Writer, spec: WireSpec) -> None:
     then becomes a ``Reply`` (:func:`toolwire._speed.blank_of`), and its ``Turn`` alike."""
     if spec.render is not None:
         w.line(2, "turn = _new(_TBlank)")
-        w.line(2, "turn._items = tuple(echoed)")
-        w.line(2, "turn._response = values")
+        # Copies, unless the response was parsed here: the caller may change its own after.
+        w.line(2, "turn._items = tuple(echoed) if owned else _owned(echoed)")
+        w.line(2, "turn._response = values if owned else _copy_checked(values)")
         w.line(2, "turn.__class__ = _Turn")
     fields = {
         "format": repr(spec.format),
@@ -503,7 +505,7 @@ def build_fast_read(spec: WireSpec, refuse_unknown: bool) -> FastRead:
     namespace.update({
         "_item": item_record, "_call_site": _call_site,
         "_RBlank": blank_of(Reply), "_Reply": Reply,
-        "_TBlank": blank_of(Turn), "_Turn": Turn,
+        "_TBlank": blank_of(Turn), "_Turn": Turn, "_owned": owned, "_copy_checked": copy_checked,
         "_skip": SkippedItem, "_unk": UnknownItem,
         "_server": server_call, "_unnamed": lambda entry, item: call_name(entry, item)[1],
         "_reason": lambda item_type: unknown_reason(spec, item_type),

@@ -164,7 +164,7 @@ export function visit(spec, reply, refusals, { index, item, type, location }, re
       synthetic: false, arguments_undecodable: decoded.undecodable,
     };
     if (decoded.code) { call.arguments_error_code = decoded.code; call.arguments_error = `the arguments do not decode (${decoded.code})`; }
-    if (raw !== null) call.raw_arguments = raw; // §1.7: provenance, as sent
+    if (raw !== null) call.raw_arguments = typeof raw === 'object' ? structuredClone(raw) : raw; // §1.7: provenance, as sent (a copy)
     call.item_index = index;
     const kept = (entry.keep || []).map(([key, e]) => [key, jsonValue(e.evaluate(item))]).filter(([, v]) => v !== null);
     if (kept.length) call.provider_data = Object.fromEntries(kept);
@@ -255,7 +255,8 @@ export function read(spec, data, strict = null, choice = null) {
     reply.finish_reason = spec.finish_reason ? textOrNull(spec.finish_reason.evaluate(view)) : null;
     reply.skipped.push(...failedCalls(spec, view));
     if (spec.content) reply.text = textOf(spec.content.evaluate(view));
-    if (echoed !== null) reply.turn = { items: echoed, response: responseValues(spec, view) };
+    // Copies: the caller may change the response after reading it (a block's text, a signature).
+    if (echoed !== null) reply.turn = { items: echoed.map((e) => (typeof e === 'number' ? e : structuredClone(e))), response: structuredClone(responseValues(spec, view)) };
   } catch (error) {
     if (refusals.length) throw withReply(refusals[0], reply); // the first refusal wins (§1.3 step 7)
     if (error instanceof ToolwireError) throw error;

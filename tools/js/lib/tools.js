@@ -9,6 +9,7 @@ import { ToolwireError } from './interpreter.js';
 import { checkReferences, FORMATS, withProtoProperty } from './tools_schema.js';
 import { reportedErrors } from './tools_errors.js';
 import { regExpEngine, addBudgetKeyword, checkPatterns, withBudgetChecks, settle } from './tools_patterns.js';
+import { withOneBudget } from './regex/index.js';
 
 // The formats of §8.2 are asserted, any other is an annotation; nothing is ever retrieved
 // (ajv loads no schema it is not given, and checkReferences refuses a $ref it cannot resolve);
@@ -244,7 +245,7 @@ export function checkCalls(compiled, calls) {
     }
     if (!tool.validate || call.arguments_undecodable) return checked;
     let valid;
-    try { valid = tool.validate(call.arguments); } catch (error) {
+    try { valid = withOneBudget(() => tool.validate(call.arguments)); } catch (error) { // one call, one regex budget
       if (!(error instanceof RangeError)) throw error;
       checked.arguments_invalid = true; // nested deeper than the check can follow (§8.2)
       checked.arguments_errors = [{ pointer: '', keyword: 'too_deep', message: 'the arguments nest too deeply to be checked' }];

@@ -30,7 +30,7 @@ function budgetError(regExp, instancePath) {
     instancePath,
     keyword: 'regex_budget',
     params: { pattern: regExp.source },
-    message: `the value could not be checked against ${JSON.stringify(regExp.source)}: the pattern needed more than ${DEFAULT_STEPS.toLocaleString('en-US')} steps on it`,
+    message: `the value could not be checked against ${JSON.stringify(regExp.source)}: the call's searches ran out of their budget of ${DEFAULT_STEPS.toLocaleString('en-US')} steps`,
   };
 }
 

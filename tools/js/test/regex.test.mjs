@@ -2,7 +2,7 @@
 // the text without back-references, a budget of steps with them, and the patterns refused.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BoundedRegExp, BUDGET, RegexUnsupported, MAX_NESTING } from '../lib/regex/index.js';
+import { BoundedRegExp, BUDGET, RegexUnsupported, MAX_NESTING, withOneBudget } from '../lib/regex/index.js';
 
 // A seeded generator (mulberry32): the same patterns and texts on every run.
 function random(seed) {
@@ -193,4 +193,47 @@ test('patterns the bounded engines do not run are refused, each with its reason'
     assert.throws(() => new BoundedRegExp(newer), (e) => e instanceof SyntaxError || (e instanceof RegexUnsupported && /newer than ES2024/.test(e.message)));
   }
   assert.equal(new BoundedRegExp('(?:){100000000}').search(''), true); // an empty body is never repeated
+});
+
+test('searches inside withOneBudget share its steps: once spent, every later search is BUDGET at once', () => {
+  const bounded = new BoundedRegExp('^(\\w+\\s?)*\\1!$');
+  const texts = Array.from({ length: 16 }, (_, n) => `${String(n).padStart(2, '0')}${'ab'.repeat(30)}?`);
+  let afterFirst = 0;
+  const budget = withOneBudget((open) => {
+    assert.equal(bounded.search(texts[0]), BUDGET);
+    afterFirst = open.total - open.left;
+    for (const text of texts.slice(1)) assert.equal(bounded.search(text), BUDGET);
+    assert.equal(bounded.search('ab ab ab!'), BUDGET); // even a cheap one: the budget is spent
+    return open;
+  }, 20_000);
+  assert.ok(afterFirst > 20_000 && afterFirst <= 20_001, `spent ${afterFirst}`);
+  assert.equal(budget.total - budget.left, afterFirst);
+  assert.equal(bounded.search('ab ab ab!'), false); // outside it, a search has a budget of its own
+  withOneBudget(() => assert.equal(bounded.search(texts[0]), BUDGET), 20_000); // an overrun stands for its budget only: searched again
+  assert.equal(bounded.search(texts[0]), false); // with the million steps of its own it is decided
+});
+
+test('a pattern without back-references spends no budget, whatever the text', () => {
+  const text = `${'ab'.repeat(15_000)}a${'b'.repeat(60)}c`;
+  const spent = withOneBudget((open) => {
+    assert.equal(new BoundedRegExp('a.{60}c').search(text), true);
+    assert.equal(new BoundedRegExp('a.{60}c').search(text.slice(0, -1)), false);
+    assert.equal(new BoundedRegExp('(?=\\w*!)a').search('ab'.repeat(2_000)), false);
+    return open.total - open.left;
+  }, 1);
+  assert.equal(spent, 0);
+});
+
+test('a repetition count is ASCII digits: x{٣} is no pattern under the u flag', () => {
+  assert.throws(() => new BoundedRegExp('x{\u0663}'), SyntaxError);
+  assert.equal(new BoundedRegExp('x{3}').search('xxx'), true);
+});
+
+test('a remembered answer is charged the steps its search took', () => {
+  const bounded = new BoundedRegExp('^(\\w+\\s?)*\\1!$');
+  const spent = () => withOneBudget((open) => { assert.equal(bounded.search('ef efef!'), true); return open.total - open.left; });
+  const first = spent();
+  assert.ok(first > 0);
+  assert.equal(spent(), first); // remembered, and charged as if searched
+  withOneBudget(() => assert.equal(bounded.search('ef efef!'), BUDGET), first - 1);
 });

@@ -51,7 +51,10 @@ test('patternProperties keys are searched bounded, an overrun flagging the prope
   const linear = new Tools('openai', request({ type: 'object', patternProperties: { '^([a-z]+_?)*$': { type: 'integer' } } }));
   assert.deepEqual(verdict(linear, { [`${'a'.repeat(40)}!`]: 'x', ok_key: 'y' }), [['/ok_key', 'type']]);
   const budgeted = new Tools('openai', request({ type: 'object', patternProperties: { [BACKTRACKING]: { type: 'integer' } } }));
-  assert.deepEqual(verdict(budgeted, { [OVERRUN]: 'x', 'a~b/c': 'y' }), [[`/${OVERRUN}`, 'regex_budget']]);
+  assert.deepEqual(verdict(budgeted, { [OVERRUN]: 'x' }), [[`/${OVERRUN}`, 'regex_budget']]);
+  // one budget per call: once the overrun spent it, the next key is not searched either
+  assert.deepEqual(verdict(budgeted, { [OVERRUN]: 'x', 'a~b/c': 'y' }), [[`/${OVERRUN}`, 'regex_budget'], ['/a~0b~1c', 'regex_budget']]);
+  assert.deepEqual(verdict(budgeted, { 'a~b/c': 'y' }), []); // a call of its own: searched, no match
   const nested = new Tools('openai', request({ type: 'object', properties: { o: { type: 'object', patternProperties: { [BACKTRACKING]: {} } } } }));
   assert.deepEqual(verdict(nested, { o: { [OVERRUN]: 1 } }), [[`/o/${OVERRUN}`, 'regex_budget']]);
 });
@@ -61,13 +64,22 @@ test('the patterns additionalProperties consults run bounded', () => {
   assert.deepEqual(verdict(tools, { [`${'a'.repeat(40)}!`]: 1, ok_key: 2 }), [['', 'additionalProperties']]); // RegExp: minutes
 });
 
+test('one call spends one budget: after an overrun, every later search of that call is regex_budget', () => {
+  const tools = new Tools('openai', request({ type: 'object', properties: { s: { type: 'array', items: { type: 'string', pattern: BACKTRACKING } } } }));
+  const strings = Array.from({ length: 16 }, (_, n) => `${String(n).padStart(2, '0')}${OVERRUN}`);
+  assert.deepEqual(verdict(tools, { s: strings }), strings.map((_, n) => [`/s/${n}`, 'regex_budget']).sort());
+  assert.deepEqual(verdict(tools, { s: [OVERRUN, 'cd cdcd!'] }), [['/s/0', 'regex_budget'], ['/s/1', 'regex_budget']]);
+  assert.deepEqual(verdict(tools, { s: ['cd cdcd!'] }), []);
+});
+
 test('a pattern reached through $ref or items runs bounded too', () => {
   const tools = new Tools('openai', request({
     type: 'object',
     $defs: { word: { type: 'string', pattern: BACKTRACKING } },
     properties: { a: { $ref: '#/$defs/word' }, list: { type: 'array', items: { type: 'string', pattern: BACKTRACKING } } },
   }));
-  assert.deepEqual(verdict(tools, { a: OVERRUN, list: ['ab abab!', OVERRUN] }), [['/a', 'regex_budget'], ['/list/1', 'regex_budget']]);
+  assert.deepEqual(verdict(tools, { a: OVERRUN }), [['/a', 'regex_budget']]);
+  assert.deepEqual(verdict(tools, { list: ['ab abab!', OVERRUN] }), [['/list/1', 'regex_budget']]);
 });
 
 test('the schema handed back and a const that looks like a schema are left as they are', () => {

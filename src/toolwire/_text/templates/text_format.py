@@ -30,6 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
+from ..._boundedre import one_budget
 from ..._values.arguments import decode_arguments_coded
 from ..._values.toolcall import ToolCall
 from ...errors import SpecError, SpecProblem
@@ -98,11 +99,12 @@ class TemplateScanner:
     def _run(
         self, text: str, schemas: Schemas | None
     ) -> tuple[int, list[Region], list[tuple[Region, list[ToolCall]]], str]:
-        cut = cut_prefix(self.template, self.prefix) if self.prefix else ""
-        buffer = cut + text
-        regions = scan(self.template, buffer)
-        coerce = coercer(_schema_properties(schemas)) if schemas is not None else None
-        calls = [(r, self._calls(r, coerce)) for r in regions if r.field == CALLS]
+        with one_budget():  # one reply's searches share one budget of steps
+            cut = cut_prefix(self.template, self.prefix) if self.prefix else ""
+            buffer = cut + text
+            regions = scan(self.template, buffer)
+            coerce = coercer(_schema_properties(schemas)) if schemas is not None else None
+            calls = [(r, self._calls(r, coerce)) for r in regions if r.field == CALLS]
         return len(cut), regions, calls, buffer
 
     def _calls(self, region: Region, coerce: Any) -> list[ToolCall]:

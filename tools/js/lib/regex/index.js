@@ -8,8 +8,13 @@
 //
 // * a pattern without back-references — look-arounds included — runs on the linear engine
 //   (linear.js): time linear in the text for every pattern;
-// * a pattern with back-references runs by backtracking (backtrack.js), stopped after
-//   `steps` steps (DEFAULT_STEPS): `search` answers BUDGET then.
+// * a pattern with back-references runs by backtracking (backtrack.js), each step spent
+//   from a budget (DEFAULT_STEPS): `search` answers BUDGET when it runs out.
+//
+// Only the backtracking engine's steps cost budget: the linear engine's never do, so a
+// pattern without back-references never runs out. A search has a budget of its own unless
+// one is open (`withOneBudget`: one tool call's check); then every search inside draws on
+// it, and once it is spent every further backtracking search answers BUDGET at once.
 //
 // The platform's RegExp is the authority on syntax (a pattern it refuses throws its
 // SyntaxError here) and on what a class or `\p{…}` matches (one code point tested at a
@@ -27,6 +32,18 @@ export { RegexUnsupported, MAX_NESTING, MAX_PROGRAM };
 export const DEFAULT_STEPS = 1_000_000;
 // What `search` answers when a search ran out of steps.
 export const BUDGET = 'budget';
+
+// The budget every search draws on while `withOneBudget` runs, else null.
+let shared = null;
+
+// `run()` with every search inside drawing on one budget of `steps` steps; its value. The
+// budget object ({ total, left }) is handed to `run` (what the searches spent is
+// `total - left`).
+export function withOneBudget(run, steps = DEFAULT_STEPS) {
+  const outer = shared;
+  shared = { total: steps, left: steps };
+  try { return run(shared); } finally { shared = outer; }
+}
 
 const SET_TESTS = new Map();
 
@@ -75,20 +92,38 @@ export class BoundedRegExp {
   }
 
   // true or false: whether the pattern matches anywhere in `text`; BUDGET when the search ran
-  // out of steps. The last answers are remembered: a value checked twice costs one search.
+  // out of steps. The last answers are remembered: a value checked twice costs one search. A
+  // remembered answer is charged the steps its search took, so what a budget allows never
+  // depends on what was searched before; an overrun is remembered with the budget it ran out
+  // of (null: a search's own), and stands for that budget only.
   search(text) {
-    let known = this.seen.get(text);
-    if (known !== undefined) return known;
-    if (this.engine === 'linear') known = linearTest(this.program, text);
+    const known = this.seen.get(text);
+    if (known !== undefined) {
+      if (known.answer !== undefined) {
+        if (known.cost > 0 && shared) {
+          shared.left -= known.cost;
+          if (shared.left < 0) return BUDGET;
+        }
+        return known.answer;
+      }
+      if (known.budget === shared) return BUDGET;
+    }
+    let found;
+    if (this.engine === 'linear') found = { answer: linearTest(this.program, text), cost: 0 };
     else {
-      try { known = backtrackTest(this.program, text, { left: this.steps }); } catch (error) {
+      const budget = shared ?? { total: this.steps, left: this.steps };
+      const before = budget.left;
+      try {
+        if (budget.left < 0) throw new OutOfSteps(); // a spent budget fails every search at once
+        found = { answer: backtrackTest(this.program, text, budget), cost: before - budget.left };
+      } catch (error) {
         if (!(error instanceof OutOfSteps)) throw error;
-        known = BUDGET;
+        found = { budget: shared };
       }
     }
     if (this.seen.size >= 64) this.seen.clear();
-    this.seen.set(text, known);
-    return known;
+    this.seen.set(text, found);
+    return found.answer ?? BUDGET;
   }
 
   // RegExp's `test`, as ajv calls it: a search that ran out of steps is no match here (ajv
