@@ -130,6 +130,7 @@ export declare class Reply {
   readonly droppedCalls: ToolCall[];
   /** The calls to answer with an error result (undecodable, unknown tool, invalid arguments). */
   readonly rejectedCalls: ToolCall[];
+  /** Whether a call is runnable or rejected: false when every call was dropped (cut off), so a loop `while (reply.hasCalls)` ends on a cut reply. */
   readonly hasCalls: boolean;
   /** The same JSON as Python's Reply.to_dict(). */
   toJSON(): ReplyJSON;
@@ -237,6 +238,7 @@ export declare class TextReply {
   readonly droppedCalls: ToolCall[];
   /** The calls to answer with an error result (undecodable, unknown tool, invalid arguments). */
   readonly rejectedCalls: ToolCall[];
+  /** Whether a call is runnable or rejected: false when every call was dropped (cut off), so a loop `while (reply.hasCalls)` ends on a cut reply. */
   readonly hasCalls: boolean;
   /** The same JSON as Python's TextReply.to_dict(). */
   toJSON(): TextReplyJSON;

@@ -95,6 +95,7 @@ const REPLY_CHECKS = {
   refused: (reply, want) => expectSame(projected(reply.refused, want), want, 'refused'),
   call_records: (reply, want) => expectSame(projected(reply.call_records, want), want, 'call_records'),
   fates: (reply, want) => expectSame(fates(reply), want, 'fates'),
+  has_calls: (reply, want) => expectSame(fates(reply).some((fate) => fate !== 'dropped'), want, 'has_calls'),
   choice_count: (reply, want) => expectSame(reply.choice_count, want, 'choice_count'),
 };
 // §4: the fields an expected error may give, compared exactly where given.

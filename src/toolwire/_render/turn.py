@@ -98,7 +98,33 @@ def _items(spec: WireSpec, turn: Turn, reply: Reply) -> list[Any]:
 
 
 def assistant_message(reply: Reply, registry: SpecSource | None = None) -> Any:
-    """The reply's assistant turn in its own format, to append to the history."""
+    """The reply's assistant turn in its own format, to append to the history.
+
+    A turn that would hold nothing — no text, no call that stays in it, no other item — is
+    a :class:`RenderError`: no provider takes an empty assistant turn back, and appending
+    one to ask again (a reply whose only call the token limit cut) asks the same question.
+    """
+    if _empty(reply):
+        cut = (f"its {len(reply.dropped_calls)} call(s) were cut off at the token limit and"
+               " dropped" if reply.dropped_calls else "it holds no text and no call")
+        raise RenderError(
+            reply.format, f"the reply has no assistant turn to write back: {cut} (reply."
+            f"truncated is {reply.truncated}); end the loop on it (reply.has_calls is false),"
+            " or ask again with a larger output limit",
+        )
+    return _turn(reply, registry)
+
+
+def _empty(reply: Reply) -> bool:
+    """Whether the reply's turn would hold nothing: no text, no kept call, no other item."""
+    if reply.text or any(fate != "dropped" for fate in reply.fates()):
+        return False
+    turn = reply.turn
+    return turn is None or all(type(turn.item(i)) is int for i in range(len(turn)))
+
+
+def _turn(reply: Reply, registry: SpecSource | None) -> Any:
+    """The assistant turn as the format's template writes it, empty or not."""
     spec = _spec(reply, registry)
     part = _part(spec)
     if reply.refused:
@@ -132,8 +158,7 @@ def reply_body(reply: Reply, registry: SpecSource | None = None) -> Any:
     part = _part(spec)
     if "reply" not in part.templates:
         raise RenderError(spec.format, f"the {spec.format} spec's render part has no reply")
-    values = {"assistant": assistant_message(reply, registry),
-              "finish_reason": reply.finish_reason}
+    values = {"assistant": _turn(reply, registry), "finish_reason": reply.finish_reason}
     return fill(part.templates["reply"], Scope(spec.format, values))
 
 

@@ -131,8 +131,15 @@ class CallSplit:
 
     @property
     def has_calls(self) -> bool:
-        """Whether the model wrote any call (decided by the items, never by finish_reason)."""
-        return bool(self.calls)
+        """Whether the reply holds a call to act on: a runnable call to run or a rejected one
+        to answer (decided by the items, never by finish_reason).
+
+        A reply whose every call was dropped — cut off at the token limit — has none: there
+        is no call to write back and no result to send, so a loop that goes on
+        ``while reply.has_calls`` ends on it instead of asking again with nothing new, and
+        :attr:`truncated` (or :attr:`dropped_calls`) says why it ended.
+        """
+        return any(fate != "dropped" for fate in self.fates())
 
 
 class Reply(CallSplit, Record):

@@ -105,7 +105,8 @@ export class Reply {
   get runnableCalls() { return this.#withFate('runnable'); }
   get droppedCalls() { return this.#withFate('dropped'); }
   get rejectedCalls() { return this.#withFate('rejected'); }
-  get hasCalls() { return this.calls.length > 0; }
+  // a call to run or to answer; a reply whose every call was cut off (dropped) has none
+  get hasCalls() { return this.fates().some((fate) => fate !== 'dropped'); }
 
   // Reply.to_dict() (§7): the same JSON as Python's, messages aside.
   toJSON() {
@@ -149,7 +150,8 @@ export class TextReply {
   get runnableCalls() { return this.#withFate('runnable'); }
   get droppedCalls() { return this.#withFate('dropped'); }
   get rejectedCalls() { return this.#withFate('rejected'); }
-  get hasCalls() { return this.calls.length > 0; }
+  // a call to run or to answer; a reply whose every call was cut off (dropped) has none
+  get hasCalls() { return this.fates().some((fate) => fate !== 'dropped'); }
 
   // TextReply.to_dict(): text, reasoning, calls (each with its fate), skipped, truncated, refused.
   toJSON() {

@@ -1,0 +1,88 @@
+"""The tool loop as the README writes it: what ``has_calls`` means, the assistant turn, and
+what ``answer`` takes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import toolwire
+from toolwire.errors import RenderError
+
+
+def _chat(finish: str, *calls: tuple[str, str], content: str | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = [
+            {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": args}}
+            for i, (name, args) in enumerate(calls)]
+    return {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "finish_reason": finish, "message": message}]}
+
+
+CUT = _chat("length", ("get_weather", '{"city": "Par'))
+
+
+def test_a_reply_whose_only_call_was_cut_has_no_calls_to_act_on() -> None:
+    reply = toolwire.read("openai", CUT)
+    assert reply.truncated and len(reply.dropped_calls) == 1
+    assert not reply.has_calls
+    assert reply.runnable_calls == () and reply.rejected_calls == ()
+
+
+def test_a_reply_cut_after_a_complete_call_still_has_calls() -> None:
+    reply = toolwire.read("openai", _chat("length", ("a", "{}"), ("b", '{"x": 1}')))
+    assert reply.fates() == ("runnable", "dropped")
+    assert reply.has_calls
+    assert [c["id"] for c in reply.assistant_message()["tool_calls"]] == ["call_0"]
+
+
+def test_a_rejected_call_alone_is_a_call_to_answer() -> None:
+    reply = toolwire.read("openai", _chat("tool_calls", ("a", "{oops")))
+    assert reply.fates() == ("rejected",)
+    assert reply.has_calls
+
+
+def test_a_text_reply_whose_only_call_was_cut_has_no_calls() -> None:
+    reply = toolwire.read_text("hermes", '<tool_call>{"name": "g", "arguments": {"a": ')
+    assert reply.fates() == ("dropped",)
+    assert not reply.has_calls
+
+
+def test_an_empty_assistant_turn_is_refused_with_the_reason() -> None:
+    reply = toolwire.read("openai", CUT)
+    with pytest.raises(RenderError, match=r"cut off at the token limit.*has_calls is false"):
+        reply.assistant_message()
+    assert reply.answer({}) == []
+
+
+def test_a_reply_without_text_or_calls_has_no_turn_to_write_back() -> None:
+    body = {"id": "m", "type": "message", "role": "assistant", "model": "c",
+            "stop_reason": "end_turn", "content": []}
+    with pytest.raises(RenderError, match="holds no text and no call"):
+        toolwire.read("anthropic", body).assistant_message()
+
+
+def test_a_cut_reply_with_text_keeps_its_text_turn() -> None:
+    reply = toolwire.read("openai", _chat("length", ("f", '{"a'), content="Let me look."))
+    assert not reply.has_calls
+    assert reply.assistant_message() == {"role": "assistant", "content": "Let me look."}
+
+
+def test_the_documented_loop_ends_on_a_reply_cut_in_its_only_call() -> None:
+    asked = 0
+
+    def create(messages: list[Any]) -> dict[str, Any]:
+        nonlocal asked
+        asked += 1
+        if asked > 3:  # the loop spins: stop it here so the test fails instead of hanging
+            raise AssertionError(f"asked {asked} times; messages: {messages}")
+        return CUT
+
+    messages: list[Any] = [{"role": "user", "content": "Weather in Paris?"}]
+    while (reply := toolwire.read("openai", create(messages))).has_calls:
+        messages.append(reply.assistant_message())
+        messages.extend(reply.answer({c: "21" for c in reply.runnable_calls}))
+    assert asked == 1 and reply.truncated
+    assert messages == [{"role": "user", "content": "Weather in Paris?"}]
