@@ -78,7 +78,8 @@ def test_rendered_calls_read_back_as_the_same_calls(
         with pytest.raises(RenderError):
             reply.assistant_message()
         return
-    if not kept and not reply.text and all(type(e) is int for e in (reply.turn.items if reply.turn else ())):
+    items = reply.turn.items if reply.turn else ()
+    if not kept and not reply.text and all(type(e) is int for e in items):
         with pytest.raises(RenderError, match="no assistant turn to write back"):
             reply.assistant_message()  # nothing to append: a reply body still reads back
     else:
