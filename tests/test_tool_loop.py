@@ -86,3 +86,26 @@ def test_the_documented_loop_ends_on_a_reply_cut_in_its_only_call() -> None:
         messages.extend(reply.answer({c: "21" for c in reply.runnable_calls}))
     assert asked == 1 and reply.truncated
     assert messages == [{"role": "user", "content": "Weather in Paris?"}]
+
+
+@pytest.mark.parametrize("key", ["calls", "truncated", "format"])
+def test_reply_data_without_its_calls_or_its_cut_is_refused(key: str) -> None:
+    data = toolwire.read("openai", CUT).to_dict()
+    del data[key]
+    with pytest.raises(ValueError, match=f"no '{key}'.*finished reply with no calls"):
+        toolwire.Reply.from_dict(data)
+
+
+def test_reply_data_whose_truncated_is_not_a_boolean_is_refused() -> None:
+    data = toolwire.read("openai", CUT).to_dict()
+    data["truncated"] = "false"
+    with pytest.raises(ValueError, match="'truncated' must be a boolean"):
+        toolwire.Reply.from_dict(data)
+
+
+@pytest.mark.parametrize("key", ["calls", "truncated"])
+def test_text_reply_data_without_its_calls_is_refused(key: str) -> None:
+    data = toolwire.read_text("hermes", '<tool_call>{"name": "g", "arguments": {}}').to_dict()
+    del data[key]
+    with pytest.raises(ValueError, match=f"no '{key}'"):
+        toolwire.TextReply.from_dict(data)
