@@ -27,7 +27,14 @@ from .._wire.elsewhere import elsewhere, error_of
 from .._wire.interpreter import READ_KEYS
 from .._wire.reading import read_reply
 from .._wire.structured import structured_call
-from ..errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
+from ..errors import (
+    MalformedResponse,
+    ProviderError,
+    SpecError,
+    SpecProblem,
+    UnknownFormat,
+    near_miss,
+)
 from .loading import bundled_text_specs, load_folder
 
 if TYPE_CHECKING:
@@ -46,14 +53,23 @@ __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 SPEC_PATH_VARIABLE = "TOOLWIRE_SPEC_PATH"
 
 
-def _lookup(table: Mapping[str, _Spec], fmt: str) -> _Spec:
-    """``table[fmt]``; a format name that is not a str is the caller's TypeError."""
+def _lookup(
+    table: Mapping[str, _Spec], fmt: str, kind: str = "format", other: str = ""
+) -> _Spec:
+    """``table[fmt]``; a format name that is not a str is the caller's TypeError. A miss
+    names the near miss, or with ``other`` that the name is of the other kind."""
     if not isinstance(fmt, str):
         raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
     try:
         return table[fmt]
     except KeyError:
-        raise UnknownFormat(fmt, table) from None
+        raise UnknownFormat(fmt, table, kind=kind, other=other) from None
+
+
+def _of_kind(name: str, names: Iterable[str]) -> str | None:
+    """The name among ``names`` that ``name`` spells, case aside; None where none does."""
+    folded = {k.casefold(): k for k in names}
+    return folded.get(name.casefold()) if isinstance(name, str) else None
 
 
 class Registry:
@@ -253,7 +269,17 @@ class Registry:
         spec = self._specs.get(fmt) if type(fmt) is str else None
         if spec is None and type(fmt) is str:
             spec = self._compiled(fmt)
-        return spec if spec is not None else _lookup(self._all, fmt)
+        return spec if spec is not None else self._wire_lookup(fmt)
+
+    def _wire_lookup(self, fmt: str) -> WireSpec:
+        """The wire spec of ``fmt``, or the error naming a near miss or the text format."""
+        text = None
+        if fmt not in self._all and _of_kind(fmt, self._all) is None:  # 'OpenAI': 'openai'
+            text = _of_kind(fmt, (*self._text, *self.text_aliases()))
+        other = "" if text is None else (
+            f"{text!r} is a text format (tool calls inside model text): read the text with"
+            f" read_text({text!r}, text), or a reply's text with read(..., text_format={text!r})")
+        return _lookup(self._all, fmt, other=other)
 
     def text_spec(self, fmt: str) -> TextSpec:
         """The text spec of ``fmt`` (a format name or an alias); :class:`UnknownFormat`."""
@@ -265,7 +291,18 @@ class Registry:
             for spec in table.values():
                 if fmt in spec.aliases:
                     return spec
-        return _lookup(table, fmt)
+            wire = None
+            if _of_kind(fmt, (*table, *self.text_aliases())) is None:
+                wire = _of_kind(fmt, self._all)
+            if wire is not None:
+                raise UnknownFormat(
+                    fmt, table, kind="text format", other=f"{wire!r} is a wire format (a"
+                    f" provider's JSON reply): read it with read({wire!r}, response)")
+            if fmt not in table:
+                aliases = self.text_aliases()
+                raise UnknownFormat(fmt, table, kind="text format",
+                                    other=near_miss(fmt, (*table, *aliases))[2:])
+        return _lookup(table, fmt, kind="text format")
 
     def specs(self) -> Mapping[str, WireSpec]:
         """All wire specs by format name."""

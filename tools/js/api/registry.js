@@ -14,6 +14,7 @@ import { readYaml } from '../lib/yaml.js';
 import { Reply, TextReply, ToolCall } from './values.js';
 import { Tools } from './tools.js';
 import { liftTextCalls } from '../lib/lift.js';
+import { nearMiss, ofKind } from '../lib/near_miss.js';
 
 export { ToolwireError };
 
@@ -57,10 +58,18 @@ export class Registry {
   spec(format) {
     if (!this.#compiled.has(format)) {
       const data = this.#wire[formatName(format)];
-      if (!data) throw new ToolwireError('unknown_format', `unknown format '${format}'; known formats: ${this.formats.join(', ')}`, { format });
+      if (!data) throw this.#unknownWire(format);
       this.#compiled.set(format, compileSpec(data));
     }
     return this.#compiled.get(format);
+  }
+
+  // unknown_format naming the near miss, or the text format the name is (as Python's does).
+  #unknownWire(format) {
+    const text = ofKind(format, this.formats) === null ? ofKind(format, this.textFormats) : null;
+    const near = text === null ? nearMiss(format, this.formats)
+      : `; '${text}' is a text format (tool calls inside model text): read the text with readText('${text}', text), or a reply's text with read(..., { textFormat: '${text}' })`;
+    return new ToolwireError('unknown_format', `unknown format '${format}'${near}; known formats: ${this.formats.join(', ')}`, { format });
   }
 
   // Every compiled spec by format (sniffing and streams look at them all).
@@ -181,7 +190,12 @@ export class Registry {
 
   #textSpec(format) {
     const data = this.#text[format];
-    if (!data) throw new ToolwireError('unknown_format', `unknown text format '${format}'; known: ${this.textFormats.join(', ')}`, { format });
+    if (!data) {
+      const wire = ofKind(format, this.textFormats) === null ? ofKind(format, this.formats) : null;
+      const near = wire === null ? nearMiss(format, this.textFormats)
+        : `; '${wire}' is a wire format (a provider's JSON reply): read it with read('${wire}', response)`;
+      throw new ToolwireError('unknown_format', `unknown text format '${format}'${near}; known text formats: ${this.textFormats.join(', ')}`, { format });
+    }
     return data;
   }
 
