@@ -109,3 +109,55 @@ def test_text_reply_data_without_its_calls_is_refused(key: str) -> None:
     del data[key]
     with pytest.raises(ValueError, match=f"no '{key}'"):
         toolwire.TextReply.from_dict(data)
+
+
+TWIN_CALLS = {"candidates": [{"content": {"role": "model", "parts": [
+    {"functionCall": {"name": "roll", "args": {}}}, {"functionCall": {"name": "roll", "args": {}}}]}}]}
+
+
+def test_a_list_of_results_answers_the_runnable_calls_in_order() -> None:
+    reply = toolwire.read("gemini", TWIN_CALLS)
+    answered = reply.answer([3, 5])
+    assert [p["functionResponse"]["response"] for p in answered[0]["parts"]] == [
+        {"result": 3}, {"result": 5}]
+
+
+def test_a_list_skips_rejected_calls_which_get_their_error_result() -> None:
+    reply = toolwire.read("openai", _chat("tool_calls", ("a", "{oops"), ("b", "{}")))
+    answered = reply.answer(["done"])
+    assert [m["tool_call_id"] for m in answered] == ["call_0", "call_1"]
+    assert answered[0]["content"].startswith("Error: ") and answered[1]["content"] == "done"
+
+
+def test_a_list_of_the_wrong_length_says_what_it_holds() -> None:
+    reply = toolwire.read("gemini", TWIN_CALLS)
+    with pytest.raises(RenderError, match=r"1 results in a list for 2 runnable call\(s\)"):
+        reply.answer([3])
+
+
+def test_calls_equal_in_every_field_keyed_by_call_say_to_key_by_index() -> None:
+    reply = toolwire.read("gemini", TWIN_CALLS)
+    with pytest.raises(RenderError, match=r"no result for call 1 .*equal in every field.*by"
+                       r" index in reply.calls"):
+        reply.answer({c: 1 for c in reply.runnable_calls})
+    assert len(reply.answer({0: 1, 1: 2})[0]["parts"]) == 2
+
+
+def test_results_that_are_neither_a_mapping_nor_a_list_are_a_type_error() -> None:
+    with pytest.raises(TypeError, match="a dict keyed by call id.*or a list"):
+        toolwire.read("gemini", TWIN_CALLS).answer(5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("result", "said"), [
+    (object(), "a value of type object is no tool result"),
+    (float("nan"), "it is no JSON data"),
+    ({"when": {1, 2}}, "it is no JSON data"),
+])
+def test_a_result_that_is_no_json_names_its_call_and_what_a_result_may_be(
+    result: Any, said: str
+) -> None:
+    reply = toolwire.read("gemini", TWIN_CALLS)
+    with pytest.raises(RenderError, match=rf"the result for call 0 \(roll\): {said}.*pass a str"
+                       ) as caught:
+        reply.answer({0: result, 1: 2})
+    assert "response" not in str(caught.value)

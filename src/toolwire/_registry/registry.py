@@ -12,7 +12,7 @@ A registry is immutable once built, so one instance may serve many threads.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .._paths import bundled_specs_dir
 from .._spec import WireSpec
@@ -499,7 +499,9 @@ class _Renderer:
 
         return assistant_message(reply, registry)
 
-    def answer(self, reply: Reply, results: Mapping[Any, Any], registry: Any) -> list[Any]:
+    def answer(
+        self, reply: Reply, results: Mapping[Any, Any] | Sequence[Any], registry: Any
+    ) -> list[Any]:
         from .._render import answer  # lazy: rendering: a plain read never renders
 
         return answer(reply, results, registry)

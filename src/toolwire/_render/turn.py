@@ -18,7 +18,7 @@ module fills those templates from a :class:`~toolwire.Reply`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._spec.source import default_source
@@ -247,19 +247,18 @@ def _frozen(value: Any) -> Any:
 
 
 def answer(
-    reply: Reply, results: Mapping[Any, Any], registry: SpecSource | None = None
+    reply: Reply, results: Mapping[Any, Any] | Sequence[Any], registry: SpecSource | None = None
 ) -> list[Any]:
-    """The messages (or items) carrying a result for every call the turn keeps."""
+    """The messages (or items) carrying a result for every call the turn keeps.
+
+    ``results`` maps calls (by id, the call, or its index in ``reply.calls``) to results,
+    or is a list holding one result per runnable call, in the order of
+    ``reply.runnable_calls``.
+    """
     spec = _spec(reply, registry)
     part = _part(spec)
-    given: dict[int, Any] = {}
-    keys = _Keys(reply)
-    for key, value in results.items():
-        index = keys.resolve(key)
-        if index in given:
-            raise RenderError(spec.format, f"two results for call {index} ({key!r})")
-        given[index] = value
     fates = reply.fates()
+    given = _given(reply, results, fates, spec.format)
     rendered: list[Any] = []
     missing: list[str] = []
     blocks = part.templates.get("blocks") or {}
@@ -272,22 +271,22 @@ def answer(
                 )
             continue
         if index in given:
-            result = classify(given[index], spec.format)
+            try:
+                rendered.append(_result(part, call, classify(given[index], spec.format),
+                                        spec.format, blocks))
+            except RenderError as exc:  # about this call's result: say which call
+                raise RenderError(spec.format,
+                                  f"the result for call {index} ({call.name}): {exc.reason}"
+                                  ) from None
         elif fate == "rejected":  # its error result, which says it is one
             result = Result("text", type(reply).error_result(call), True, labelled=True)
+            rendered.append(_result(part, call, result, spec.format, blocks))
         else:
             missing.append(f"{index} ({call.name} {call.id!r})")
-            continue
-        template = part.templates["error_result" if result.is_error else "result"]
-        scope = Scope(spec.format, {
-            "call": call_variables(call, spec.format),
-            "result": result_variables(result, spec.format, blocks),
-        })
-        rendered.append(fill(template, scope))
     if missing:
         raise RenderError(
             spec.format, f"no result for call {', '.join(missing)}: every call in the assistant"
-            " turn needs one",
+            f" turn needs one{_collapsed(reply, given, fates)}",
         )
     wrapper = part.templates.get("results")
     if wrapper is None:
@@ -295,6 +294,64 @@ def answer(
     if not rendered:
         return []
     return [fill(wrapper, Scope(spec.format, {"results": rendered}))]
+
+
+def _result(
+    part: RenderPart, call: ToolCall, result: Result, format: str, blocks: Mapping[str, Any]
+) -> Any:
+    """One result written by the format's ``result`` or ``error_result`` template."""
+    template = part.templates["error_result" if result.is_error else "result"]
+    return fill(template, Scope(format, {
+        "call": call_variables(call, format),
+        "result": result_variables(result, format, blocks),
+    }))
+
+
+def _given(
+    reply: Reply, results: Any, fates: tuple[str, ...], format: str
+) -> dict[int, Any]:
+    """The results by index in ``reply.calls``: from a mapping keyed by id, call or index,
+    or from a list holding one result per runnable call, in order."""
+    if isinstance(results, (list, tuple)):
+        runnable = [i for i, fate in enumerate(fates) if fate == "runnable"]
+        if len(results) != len(runnable):
+            raise RenderError(
+                format, f"{len(results)} results in a list for {len(runnable)} runnable"
+                " call(s): a list holds one result per call of reply.runnable_calls, in order"
+                " (rejected calls are answered with their error result); key a dict by call"
+                " id, call or index in reply.calls to answer others",
+            )
+        return dict(zip(runnable, results, strict=True))
+    if not isinstance(results, Mapping):
+        raise TypeError(
+            "results are a dict keyed by call id, ToolCall or index in reply.calls, or a list"
+            f" with one result per runnable call in order, not {type(results).__name__}"
+        )
+    given: dict[int, Any] = {}
+    keys = _Keys(reply)
+    for key, value in results.items():
+        index = keys.resolve(key)
+        if index in given:
+            raise RenderError(format, f"two results for call {index} ({key!r})")
+        given[index] = value
+    return given
+
+
+def _collapsed(reply: Reply, given: Mapping[int, Any], fates: tuple[str, ...]) -> str:
+    """Why a call equal to an answered one has no result: a dict keyed by the calls holds
+    one entry for calls equal in every field (Gemini's and Ollama's calls carry no id)."""
+    calls = reply.calls
+    for index, fate in enumerate(fates):
+        if fate != "dropped" and index not in given and any(
+            calls[other] == calls[index] for other in given
+        ):
+            return (
+                f"; call {index} is equal in every field to a call that has a result, so a dict"
+                " keyed by the calls holds one entry for both: key the results by index in"
+                " reply.calls ({i: result}) or pass a list in the order of"
+                " reply.runnable_calls"
+            )
+    return ""
 
 
 def mint_id(call: ToolCall, index: int) -> str:
