@@ -111,8 +111,8 @@ def test_text_reply_data_without_its_calls_is_refused(key: str) -> None:
         toolwire.TextReply.from_dict(data)
 
 
-TWIN_CALLS = {"candidates": [{"content": {"role": "model", "parts": [
-    {"functionCall": {"name": "roll", "args": {}}}, {"functionCall": {"name": "roll", "args": {}}}]}}]}
+ROLL = {"functionCall": {"name": "roll", "args": {}}}
+TWIN_CALLS = {"candidates": [{"content": {"role": "model", "parts": [ROLL, ROLL]}}]}
 
 
 def test_a_list_of_results_answers_the_runnable_calls_in_order() -> None:
@@ -144,7 +144,7 @@ def test_calls_equal_in_every_field_keyed_by_call_say_to_key_by_index() -> None:
 
 
 def test_results_that_are_neither_a_mapping_nor_a_list_are_a_type_error() -> None:
-    with pytest.raises(TypeError, match="a dict keyed by call id.*or a list"):
+    with pytest.raises(TypeError, match=r"a dict keyed by call id.*or a list"):
         toolwire.read("gemini", TWIN_CALLS).answer(5)  # type: ignore[arg-type]
 
 
