@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 import toolwire
+from toolwire._render import mint_id
 from toolwire.errors import RenderError
 
 
@@ -161,3 +162,57 @@ def test_a_result_that_is_no_json_names_its_call_and_what_a_result_may_be(
                        ) as caught:
         reply.answer({0: result, 1: 2})
     assert "response" not in str(caught.value)
+
+
+HERMES_CALL = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+
+
+def _text_reply(fmt: str, text: str) -> dict[str, Any]:
+    if fmt == "openai":
+        return _chat("stop", content=text)
+    if fmt == "anthropic":
+        return {"id": "m", "type": "message", "role": "assistant", "model": "c",
+                "stop_reason": "end_turn", "content": [{"type": "text", "text": text}]}
+    return {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}}]}
+
+
+def test_calls_lifted_from_text_get_ids_the_turn_and_the_answers_agree_on() -> None:
+    reply = toolwire.read("openai", _text_reply("openai", "Sure. " + HERMES_CALL),
+                          text_format="hermes")
+    (call,) = reply.calls
+    assert call.id and call.id == mint_id(call.replace(id=""), 0)
+    turn = reply.assistant_message()
+    assert turn["tool_calls"][0]["id"] == call.id
+    assert reply.answer(["21"])[0]["tool_call_id"] == call.id
+    assert toolwire.convert(reply, to="openai")["tool_calls"][0]["id"] == call.id
+
+
+def test_an_item_format_turn_carries_the_lifted_calls_after_its_items() -> None:
+    reply = toolwire.read("anthropic", _text_reply("anthropic", HERMES_CALL), text_format="hermes")
+    content = reply.assistant_message()["content"]
+    assert [b["type"] for b in content] == ["text", "tool_use"]
+    assert content[1]["id"] == reply.calls[0].id != ""
+    assert reply.answer(["21"])[0]["content"][0]["tool_use_id"] == reply.calls[0].id
+
+
+def test_identical_text_calls_get_distinct_ids() -> None:
+    reply = toolwire.read("openai", _text_reply("openai", HERMES_CALL * 2), text_format="hermes")
+    ids = [c.id for c in reply.calls]
+    assert len(set(ids)) == 2 and all(ids)
+
+
+def test_a_format_that_pairs_results_by_name_mints_only_when_asked() -> None:
+    body = _text_reply("gemini", HERMES_CALL)
+    assert toolwire.read("gemini", body, text_format="hermes").calls[0].id == ""
+    assert toolwire.read("gemini", body, text_format="hermes", ids="mint").calls[0].id != ""
+    mine = toolwire.read("gemini", body, text_format="hermes", ids=lambda c, i: f"{c.name}-{i}")
+    assert mine.calls[0].id == "get_weather-0"
+    assert mine.answer(["21"])[0]["parts"][0]["functionResponse"]["id"] == "get_weather-0"
+
+
+def test_ids_need_text_format_and_a_fresh_id() -> None:
+    with pytest.raises(ValueError, match="needs text_format"):
+        toolwire.read("openai", _chat("stop", content="x"), ids="mint")
+    with pytest.raises(ValueError, match="an id must be a non-empty string"):
+        toolwire.read("openai", _text_reply("openai", HERMES_CALL), text_format="hermes",
+                      ids=lambda c, i: "")

@@ -193,7 +193,9 @@ const runners = {
         : textScanner(textSpecs[test.text_format] ||= fs.readFileSync(path.join(SPECS, 'text', `${test.text_format}.yaml`), 'utf8'), test.text_params || {});
       const reader = (response, strict, choice) => {
         const reply = readIn(specs, data.format, response, strict, choice);
-        return scanText ? liftTextCalls(reply, scanText, test.text_format) : reply;
+        // §1.10: a lifted call gets a minted id where the format pairs results by id
+        const ids = specs[reply.format]?.data?.render?.requires_id ? 'mint' : null;
+        return scanText ? liftTextCalls(reply, scanText, test.text_format, ids) : reply;
       };
       checkReply(specs[format] || null, test, false, reader);
     }

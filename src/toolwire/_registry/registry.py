@@ -388,6 +388,7 @@ class Registry:
         tools: Any = None,
         text_format: str | None = None,
         text_params: Mapping[str, str] | None = None,
+        ids: str | Callable[[ToolCall, int], str] | None = None,
     ) -> Reply:
         """Everything at once; ``fmt=None`` sniffs (:class:`UnknownFormat` if nothing fits).
 
@@ -397,7 +398,15 @@ class Registry:
         wire calls, and ``Reply.text`` is the text without them. ``tools`` (a
         :class:`toolwire.Tools`, or the request body or tool list as sent, compiled for the
         reply's format) checks each call, lifted ones included, against the offered tools.
+        A lifted call without an id gets one where the format pairs results by id (its
+        ``render`` part's ``requires_id``): the id ``convert(..., ids="mint")`` mints for its
+        index in ``reply.calls``; ``ids="mint"`` does so in every format, and
+        ``ids=lambda call, index: ...`` gives your own.
         """
+        if ids is not None and (text_format is None or (ids != "mint" and not callable(ids))):
+            raise ValueError(
+                "ids= gives ids to the calls lifted out of the text: it needs text_format=,"
+                f" and is 'mint' or a callable (call, index) -> str, not {ids!r}")
         if tools is None and text_format is None and not choice:
             # The tool loop's call, straight: a named format, no checks, the first choice.
             spec = self._specs.get(fmt) if type(fmt) is str else None
@@ -425,7 +434,10 @@ class Registry:
             offered = as_tools(reply.format, tools, self)
         if text_spec is not None:
             # The same compiled tools type the lifted calls' values (§1b.4) and check them.
-            reply = lift_text_calls(reply, text_spec, offered, dict(text_params or {}))
+            if ids is None and spec.render is not None and spec.render.templates.get(
+                    "requires_id"):
+                ids = "mint"  # results pair by id: a lifted call needs one
+            reply = lift_text_calls(reply, text_spec, offered, dict(text_params or {}), ids)
         return reply if offered is None else offered.check_reply(reply)
 
     def _spec_for(self, fmt: str | None, data: Any) -> tuple[WireSpec, Any]:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._spec.source import default_source
+from .._values.call_ids import mint_id, with_ids
 from .._values.toolcall import ToolCall
 from ..errors import RenderError, UnknownFormat
 from .results import Result, call_variables, classify, result_variables
@@ -354,18 +355,6 @@ def _collapsed(reply: Reply, given: Mapping[int, Any], fates: tuple[str, ...]) -
     return ""
 
 
-def mint_id(call: ToolCall, index: int) -> str:
-    """The id ``ids="mint"`` gives the call at ``index`` of a turn (specs/README.md §6.3):
-    the first 9 hexadecimal digits of the SHA-256 of ``index``, the name and the arguments
-    text, one per line. Deterministic (the same reply, the same ids) and alphanumeric, 9
-    characters: what the strictest provider accepts (Mistral's ``^[a-zA-Z0-9]{9}$``)."""
-    import hashlib  # lazy: hashlib (3 ms) only for ids="mint"
-
-    text = call_variables(call, "").get("arguments_text")
-    seed = f"{index}\n{call.name}\n{text}".encode("utf-8", "surrogatepass")
-    return hashlib.sha256(seed).hexdigest()[:9]
-
-
 def _with_ids(
     to: str, kept: list[ToolCall], ids: str | Callable[[ToolCall, int], str] | None
 ) -> list[ToolCall]:
@@ -375,25 +364,10 @@ def _with_ids(
     if ids != "mint" and not callable(ids):
         raise ValueError(f"ids must be None, 'mint' or a callable (call, index) -> str, not"
                          f" {ids!r}")
-    taken = {c.id for c in kept if c.id}
-    found: list[ToolCall] = []
-    for index, call in enumerate(kept):
-        if call.id:
-            found.append(call)
-            continue
-        if ids == "mint":
-            given, salt = mint_id(call, index), 0
-            while given in taken:  # two calls alike in every field: the next index's id
-                salt += 1
-                given = mint_id(call, index + salt * len(kept))
-        else:
-            given = ids(call, index)  # type: ignore[operator]
-            if not isinstance(given, str) or not given or given in taken:
-                raise RenderError(to, f"ids() gave {given!r} for call {index} ({call.name}):"
-                                  " an id must be a non-empty string no other call has")
-        taken.add(given)
-        found.append(call.replace(id=given))
-    return found
+    found = with_ids(kept, ids, [True] * len(kept), {c.id for c in kept if c.id})
+    if isinstance(found, str):
+        raise RenderError(to, found)
+    return list(found)
 
 
 def convert(

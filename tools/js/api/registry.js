@@ -130,9 +130,14 @@ export class Registry {
   // textFormat names a text format whose calls the model wrote into the reply's assistant text
   // (a server without a tool parser, §1.10): they come after the wire calls, the text is the
   // answer without them, and each region that gave no call is a skipped record.
-  read(format, data, { strict = null, choice = null, tools = null, textFormat = null, textParams = {} } = {}) {
+  // A lifted call without an id gets the id convert's `ids: 'mint'` gives where the format pairs
+  // results by id (`requires_id`); `ids: 'mint'` mints in every format, a function gives your own.
+  read(format, data, { strict = null, choice = null, tools = null, textFormat = null, textParams = {}, ids = null } = {}) {
     if (format !== null && format !== undefined) this.spec(format); // an unknown name, named
     const lifting = textFormat !== null && textFormat !== undefined;
+    if (ids !== null && ids !== undefined && (!lifting || (ids !== 'mint' && typeof ids !== 'function'))) {
+      throw new TypeError(`ids gives ids to the calls lifted out of the text: it needs textFormat, and is 'mint' or a function (call, index) => string, not ${String(ids)}`);
+    }
     const textSpec = lifting ? this.#textSpec(textFormat) : null; // an unknown name, named first
     // With every spec at hand: an error body or another format's reply is named (§1.11-1.12).
     let raw = readIn(this.specs(), format ?? null, data, strict, choice);
@@ -143,7 +148,8 @@ export class Registry {
       const scan = offered ? textScanner(textSpec, textParams, { tools: offered })
         : this.#scanner(textFormat, textParams, null);
       try {
-        raw = liftTextCalls(raw, scan, textFormat);
+        const giver = ids ?? (this.spec(raw.format).data.render?.requires_id ? 'mint' : null);
+        raw = liftTextCalls(raw, scan, textFormat, giver);
       } catch (error) {
         if (error instanceof ToolwireError && error.reply && !(error.reply instanceof Reply)) error.reply = new Reply(error.reply);
         throw error;

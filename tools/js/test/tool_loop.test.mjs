@@ -24,3 +24,24 @@ test('a text reply whose only call was cut has no calls', () => {
   assert.deepEqual(reply.fates(), ['dropped']);
   assert.equal(reply.hasCalls, false);
 });
+
+const HERMES = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>';
+const chatText = (content) => ({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] });
+
+test('calls lifted from text get the ids Python mints, and the turn carries them', () => {
+  const reply = read('openai', chatText(`Sure. ${HERMES}${HERMES}`), { textFormat: 'hermes' });
+  assert.deepEqual(reply.calls.map((c) => c.id), ['aefe4e95c', '553af602b']);
+  assert.deepEqual(reply.turn.items, [0, 1]);
+  const anthropic = { id: 'm', type: 'message', role: 'assistant', model: 'c', stop_reason: 'end_turn', content: [{ type: 'text', text: HERMES }] };
+  const lifted = read('anthropic', anthropic, { textFormat: 'hermes' });
+  assert.equal(lifted.calls[0].id, 'aefe4e95c');
+  assert.deepEqual(lifted.turn.items.map((e) => (typeof e === 'number' ? e : e.type)), ['text', 0]);
+});
+
+test('a format that pairs results by name mints only when asked; ids needs textFormat', () => {
+  const gemini = { candidates: [{ content: { role: 'model', parts: [{ text: HERMES }] } }] };
+  assert.equal(read('gemini', gemini, { textFormat: 'hermes' }).calls[0].id, '');
+  assert.equal(read('gemini', gemini, { textFormat: 'hermes', ids: 'mint' }).calls[0].id, 'aefe4e95c');
+  assert.equal(read('gemini', gemini, { textFormat: 'hermes', ids: (c, i) => `${c.name}-${i}` }).calls[0].id, 'get_weather-0');
+  assert.throws(() => read('openai', chatText('x'), { ids: 'mint' }), /needs textFormat/);
+});
