@@ -23,7 +23,7 @@ from .._values.reply import Reply, install_renderer
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
 from .._wire.content import lift_text_calls
-from .._wire.elsewhere import elsewhere, error_of
+from .._wire.elsewhere import elsewhere, error_of, part_of
 from .._wire.interpreter import READ_KEYS
 from .._wire.reading import read_reply
 from .._wire.structured import structured_call
@@ -92,6 +92,7 @@ class Registry:
         self._text_loader = text_loader  # text specs loaded on first use, then kept
         self.replaced: frozenset[str] = frozenset(replaced)
         self._sniffing: list[tuple[str, Expression]] | None = None
+        self._parting: list[tuple[str, Expression, str]] | None = None
         # The pending specs' sniff predicates without compiling them (the bundle's table)
         self._pending_sniffs: Sniffs | None = None
 
@@ -125,15 +126,26 @@ class Registry:
             table = self._pending_sniffs() if pending and self._pending_sniffs else None
             if pending and (table is None or not pending <= table.keys()):
                 specs, pending = self._all, set()  # no table to go by: compile them
-            found = [(s.sniff_priority, s.format, s.sniff)
+            found = [(s.sniff_priority, s.format, s.sniff, s.shape.parts if s.shape else ())
                      for s in specs.values() if s.sniff is not None]
             for fmt in pending:
                 sniff = table[fmt] if table is not None else None
                 if sniff is not None:
-                    found.append((sniff[0], fmt, sniff[1]))
+                    found.append((sniff[0], fmt, sniff[1], sniff[2]))
             found.sort(key=lambda s: (-s[0], s[1]))
-            order = self._sniffing = [(fmt, sniff) for _, fmt, sniff in found]
+            self._parting = [(fmt, when, is_) for _, fmt, _, parts in found
+                             for when, is_ in parts]
+            order = self._sniffing = [(fmt, sniff) for _, fmt, sniff, _ in found]
         return order
+
+    @property
+    def _part_order(self) -> list[tuple[str, Expression, str]]:
+        """``(format, part predicate, what the part is)`` of the formats that sniff, in sniff
+        order (specs/README.md §1.11): a part of a reply is named before any sniffing."""
+        if self._parting is None:
+            self._sniff_order  # noqa: B018 (computes both)
+        assert self._parting is not None
+        return self._parting
 
     @property
     def _text(self) -> dict[str, TextSpec]:
@@ -366,6 +378,9 @@ class Registry:
         unless some format's ``error`` does: a provider's error body is a
         :class:`ProviderError` (specs/README.md §1.12)."""
         response = coerce_response(data, None)
+        part = part_of(self._part_order, response)
+        if part is not None:
+            raise part
         fmt = self.sniff_format(response)
         if fmt is None:
             error = self._error_of(response)
@@ -445,6 +460,9 @@ class Registry:
         if fmt is not None:
             return self.spec(fmt), data
         response = coerce_response(data, None)
+        part = part_of(self._part_order, response)
+        if part is not None:  # a choice, a message, a block: never read as another reply
+            raise part
         sniffed = self.sniff_format(response)
         if sniffed is None:
             error = self._error_of(response)
@@ -465,7 +483,7 @@ class Registry:
     ) -> ProviderError | MalformedResponse:
         """What to raise for a body without ``spec``'s shape: another format's provider
         error, or the mismatch naming the format it fits (:mod:`toolwire._wire.elsewhere`)."""
-        return elsewhere(self._sniff_order, self.spec, spec, data, mismatch)
+        return elsewhere(self._sniff_order, self.spec, spec, data, mismatch, self._part_order)
 
     def from_structured_output(
         self, fmt: str | None, data: Any, tool_name: str, *, choice: int = 0
