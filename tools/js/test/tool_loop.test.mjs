@@ -45,3 +45,13 @@ test('a format that pairs results by name mints only when asked; ids needs textF
   assert.equal(read('gemini', gemini, { textFormat: 'hermes', ids: (c, i) => `${c.name}-${i}` }).calls[0].id, 'get_weather-0');
   assert.throws(() => read('openai', chatText('x'), { ids: 'mint' }), /needs textFormat/);
 });
+
+test('a part of a reply passed where a reply goes is named, never read as another format', () => {
+  const choice = chat('length', [['get_weather', '{"city": "Paris"}']]).choices[0];
+  for (const format of [null, 'openai']) {
+    assert.throws(() => read(format, choice), (e) => e.code === 'malformed_response' && /one choice \(`choices\[i\]`\) of an openai reply, not a whole reply/.test(e.message) && !/cohere/.test(e.message));
+  }
+  assert.throws(() => read(null, choice.message), /the message of one choice/);
+  assert.throws(() => read(null, { type: 'tool_use', id: 't', name: 'f', input: {} }), /one content block/);
+  assert.throws(() => read(null, { role: 'model', parts: [] }), /the content of one candidate/);
+});
