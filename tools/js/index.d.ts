@@ -176,6 +176,10 @@ export interface ReadOptions {
   textFormat?: string | null;
   /** The text format's parameters, as for readText. */
   textParams?: Record<string, string>;
+  /** Ids for the lifted calls that have none: 'mint' (the id convert mints, specs/README.md §6.3)
+   * or a function of the call and its index in the reply's calls. Default: minted where the
+   * format pairs results by id (`render.requires_id`), none elsewhere. Needs textFormat. */
+  ids?: 'mint' | ((call: ToolCall, index: number) => string) | null;
 }
 
 /** A response: a parsed JSON object, or its JSON text. */
