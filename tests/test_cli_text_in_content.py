@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from toolwire import ToolCall
+from toolwire._render import mint_id
 from toolwire.cli import main
 
 REPLY = {"choices": [{"message": {
@@ -28,7 +30,9 @@ def test_text_in_content_lifts_the_calls_and_cleans_the_text(tmp_path: Path) -> 
                           "--param", "tag=function_call"])
     assert code == 0 and printed is not None
     assert printed["text"] == "Checking."
-    assert printed["calls"] == [{"name": "f", "arguments": {"a": 1}, "id": "",
+    # openai pairs results by id: the lifted call gets the one convert(ids="mint") gives
+    minted = mint_id(ToolCall("f", {"a": 1}), 0)
+    assert printed["calls"] == [{"name": "f", "arguments": {"a": 1}, "id": minted,
                                  "synthetic": False, "arguments_undecodable": False,
                                  "fate": "runnable", "record": None}]
 

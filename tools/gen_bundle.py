@@ -53,6 +53,9 @@ def build_bundle() -> str:
         spec = registry.spec(fmt)
         sniff[fmt] = None if spec.sniff is None else {
             "priority": spec.sniff_priority, "when": spec.sniff.source, "ast": spec.sniff.ast}
+        parts = spec.shape.parts if spec.shape is not None else ()
+        if sniff[fmt] is not None and parts:  # a part of a reply is named before sniffing
+            sniff[fmt]["parts"] = [{"when": w.source, "ast": w.ast, "is": is_} for w, is_ in parts]
     bundle = {
         "bundle_version": BUNDLE_VERSION,
         "generated_by": COMMAND,

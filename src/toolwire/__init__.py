@@ -35,6 +35,7 @@ from ._values.text_reply import TextReply
 from ._values.toolcall import ToolCall
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from . import types
@@ -158,6 +159,7 @@ def read(
     tools: Any = None,
     text_format: str | None = None,
     text_params: dict[str, str] | None = None,
+    ids: str | Callable[[ToolCall, int], str] | None = None,
 ) -> Reply:
     """Everything at once: calls, server calls, truncation, finish reason, loose ends.
 
@@ -168,7 +170,10 @@ def read(
     checks every call against the offered tools: an unknown name sets ``unknown_tool``,
     arguments failing the tool's schema set ``arguments_invalid`` and ``arguments_errors``;
     both calls are rejected. ``text_format`` (a text format, e.g. ``"hermes"``) also lifts the
-    calls the model wrote into the assistant text; ``Reply.text`` is that text, clean.
+    calls the model wrote into the assistant text; ``Reply.text`` is that text, clean. A
+    lifted call without an id gets the id ``convert(..., ids="mint")`` would mint where the
+    format pairs results by id, so the assistant turn and the answers agree; ``ids="mint"``
+    mints in every format, ``ids=lambda call, index: ...`` gives your own.
     """
     # The default registry, once built, without the classmethod call: read is hot.
     return (_registry_module._DEFAULT or Registry.default()).read(
@@ -179,6 +184,7 @@ def read(
         tools=tools,
         text_format=text_format,
         text_params=text_params,
+        ids=ids,
     )
 
 

@@ -129,17 +129,37 @@ class UnknownFormat(ToolwireError, LookupError):
 
     code = "unknown_format"
 
-    def __init__(self, format: str | None, known: Iterable[str] = ()) -> None:
+    def __init__(
+        self, format: str | None, known: Iterable[str] = (), *, kind: str = "format",
+        other: str = "",
+    ) -> None:
+        """``kind`` names what was looked up (``wire format``, ``text format``); ``other``
+        says the name is one of the other kind and how to read that (else a near miss among
+        ``known`` is suggested, as the CLI does)."""
         self.format = format
         self.known = tuple(sorted(known))
-        hint = f"; known formats: {', '.join(self.known)}" if self.known else ""
+        hint = f"; known {kind}s: {', '.join(self.known)}" if self.known else ""
         if format is None:
             super().__init__(f"no format recognises this response's shape{hint}")
         else:
-            super().__init__(f"unknown format {format!r}{hint}")
+            near = f"; {other}" if other else near_miss(format, self.known)
+            super().__init__(f"unknown {kind} {format!r}{near}{hint}")
 
     def to_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": str(self), "format": self.format}
+
+
+def near_miss(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the known name closest to ``name`` (the same name in
+    another case first), else ``""``: a name is looked up exactly, never repaired."""
+    folded = {k.casefold(): k for k in known}
+    if name.casefold() in folded:
+        return f"; did you mean {folded[name.casefold()]!r}?"
+
+    import difflib  # lazy: difflib (5 ms) only for a name not found
+
+    close = difflib.get_close_matches(name.casefold(), sorted(folded), n=1, cutoff=0.75)
+    return f"; did you mean {folded[close[0]]!r}?" if close else ""
 
 
 class UnmappedCall(ToolwireError):

@@ -130,6 +130,7 @@ export declare class Reply {
   readonly droppedCalls: ToolCall[];
   /** The calls to answer with an error result (undecodable, unknown tool, invalid arguments). */
   readonly rejectedCalls: ToolCall[];
+  /** Whether a call is runnable or rejected: false when every call was dropped (cut off), so a loop `while (reply.hasCalls)` ends on a cut reply. */
   readonly hasCalls: boolean;
   /** The assistant turn to append to the history, in this reply's own format (§6.2): its items as
    * the provider needs them back, each call written from its ToolCall, dropped calls removed. An
@@ -210,6 +211,10 @@ export interface ReadOptions {
   textFormat?: string | null;
   /** The text format's parameters, as for readText. */
   textParams?: Record<string, string>;
+  /** Ids for the lifted calls that have none: 'mint' (the id convert mints, specs/README.md §6.3)
+   * or a function of the call and its index in the reply's calls. Default: minted where the
+   * format pairs results by id (`render.requires_id`), none elsewhere. Needs textFormat. */
+  ids?: 'mint' | ((call: ToolCall, index: number) => string) | null;
 }
 
 /** A response: a parsed JSON object, or its JSON text. */
@@ -272,6 +277,7 @@ export declare class TextReply {
   readonly droppedCalls: ToolCall[];
   /** The calls to answer with an error result (undecodable, unknown tool, invalid arguments). */
   readonly rejectedCalls: ToolCall[];
+  /** Whether a call is runnable or rejected: false when every call was dropped (cut off), so a loop `while (reply.hasCalls)` ends on a cut reply. */
   readonly hasCalls: boolean;
   /** The text to send back as the tool result of a rejected call (Reply.errorResult). */
   errorResult(call: ToolCall | ToolCallJSON): string;

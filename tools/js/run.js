@@ -96,6 +96,7 @@ const REPLY_CHECKS = {
   refused: (reply, want) => expectSame(projected(reply.refused, want), want, 'refused'),
   call_records: (reply, want) => expectSame(projected(reply.call_records, want), want, 'call_records'),
   fates: (reply, want) => expectSame(fates(reply), want, 'fates'),
+  has_calls: (reply, want) => expectSame(fates(reply).some((fate) => fate !== 'dropped'), want, 'has_calls'),
   choice_count: (reply, want) => expectSame(reply.choice_count, want, 'choice_count'),
   text: (reply, want) => expectSame(reply.text ?? null, want, 'text'),
   turn: (reply, want) => expectSame(reply.turn ?? null, want, 'turn'),
@@ -203,7 +204,9 @@ const runners = {
         : textScanner(textSpecs[test.text_format] ||= fs.readFileSync(path.join(SPECS, 'text', `${test.text_format}.yaml`), 'utf8'), test.text_params || {});
       const reader = (response, strict, choice) => {
         const reply = readIn(specs, data.format, response, strict, choice);
-        return scanText ? liftTextCalls(reply, scanText, test.text_format) : reply;
+        // §1.10: a lifted call gets a minted id where the format pairs results by id
+        const ids = specs[reply.format]?.data?.render?.requires_id ? 'mint' : null;
+        return scanText ? liftTextCalls(reply, scanText, test.text_format, ids) : reply;
       };
       checkReply(specs[format] || null, test, false, reader);
     }

@@ -12,7 +12,7 @@ A registry is immutable once built, so one instance may serve many threads.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .._paths import bundled_specs_dir
 from .._spec import WireSpec
@@ -24,10 +24,17 @@ from .._values.reply import Reply, install_renderer
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
 from .._wire.content import lift_text_calls
-from .._wire.elsewhere import elsewhere, error_of
+from .._wire.elsewhere import elsewhere, error_of, part_of
 from .._wire.reading import read_reply
 from .._wire.structured import structured_call
-from ..errors import MalformedResponse, ProviderError, SpecError, SpecProblem, UnknownFormat
+from ..errors import (
+    MalformedResponse,
+    ProviderError,
+    SpecError,
+    SpecProblem,
+    UnknownFormat,
+    near_miss,
+)
 from .loading import bundled_text_specs, load_folder
 
 if TYPE_CHECKING:
@@ -46,14 +53,23 @@ __all__ = ["SPEC_PATH_VARIABLE", "Registry"]
 SPEC_PATH_VARIABLE = "TOOLWIRE_SPEC_PATH"
 
 
-def _lookup(table: Mapping[str, _Spec], fmt: str) -> _Spec:
-    """``table[fmt]``; a format name that is not a str is the caller's TypeError."""
+def _lookup(
+    table: Mapping[str, _Spec], fmt: str, kind: str = "format", other: str = ""
+) -> _Spec:
+    """``table[fmt]``; a format name that is not a str is the caller's TypeError. A miss
+    names the near miss, or with ``other`` that the name is of the other kind."""
     if not isinstance(fmt, str):
         raise TypeError(f"a format name must be a str, not {type(fmt).__name__}")
     try:
         return table[fmt]
     except KeyError:
-        raise UnknownFormat(fmt, table) from None
+        raise UnknownFormat(fmt, table, kind=kind, other=other) from None
+
+
+def _of_kind(name: str, names: Iterable[str]) -> str | None:
+    """The name among ``names`` that ``name`` spells, case aside; None where none does."""
+    folded = {k.casefold(): k for k in names}
+    return folded.get(name.casefold()) if isinstance(name, str) else None
 
 
 class Registry:
@@ -91,6 +107,7 @@ class Registry:
         self._text_loader = text_loader  # text specs loaded on first use, then kept
         self.replaced: frozenset[str] = frozenset(replaced)
         self._sniffing: list[tuple[str, Expression]] | None = None
+        self._parting: list[tuple[str, Expression, str]] | None = None
         # The pending specs' sniff predicates without compiling them (the bundle's table)
         self._pending_sniffs: Sniffs | None = None
 
@@ -132,15 +149,26 @@ class Registry:
             table = self._pending_sniffs() if pending and self._pending_sniffs else None
             if pending and (table is None or not pending <= table.keys()):
                 specs, pending = self._all, set()  # no table to go by: compile them
-            found = [(s.sniff_priority, s.format, s.sniff)
+            found = [(s.sniff_priority, s.format, s.sniff, s.shape.parts if s.shape else ())
                      for s in specs.values() if s.sniff is not None]
             for fmt in pending:
                 sniff = table[fmt] if table is not None else None
                 if sniff is not None:
-                    found.append((sniff[0], fmt, sniff[1]))
+                    found.append((sniff[0], fmt, sniff[1], sniff[2]))
             found.sort(key=lambda s: (-s[0], s[1]))
-            order = self._sniffing = [(fmt, sniff) for _, fmt, sniff in found]
+            self._parting = [(fmt, when, is_) for _, fmt, _, parts in found
+                             for when, is_ in parts]
+            order = self._sniffing = [(fmt, sniff) for _, fmt, sniff, _ in found]
         return order
+
+    @property
+    def _part_order(self) -> list[tuple[str, Expression, str]]:
+        """``(format, part predicate, what the part is)`` of the formats that sniff, in sniff
+        order (specs/README.md §1.11): a part of a reply is named before any sniffing."""
+        if self._parting is None:
+            self._sniff_order  # noqa: B018 (computes both)
+        assert self._parting is not None
+        return self._parting
 
     @property
     def _text(self) -> dict[str, TextSpec]:
@@ -278,7 +306,17 @@ class Registry:
         spec = self._specs.get(fmt) if type(fmt) is str else None
         if spec is None and type(fmt) is str:
             spec = self._compiled(fmt)
-        return spec if spec is not None else _lookup(self._all, fmt)
+        return spec if spec is not None else self._wire_lookup(fmt)
+
+    def _wire_lookup(self, fmt: str) -> WireSpec:
+        """The wire spec of ``fmt``, or the error naming a near miss or the text format."""
+        text = None
+        if fmt not in self._all and _of_kind(fmt, self._all) is None:  # 'OpenAI': 'openai'
+            text = _of_kind(fmt, (*self._text, *self.text_aliases()))
+        other = "" if text is None else (
+            f"{text!r} is a text format (tool calls inside model text): read the text with"
+            f" read_text({text!r}, text), or a reply's text with read(..., text_format={text!r})")
+        return _lookup(self._all, fmt, other=other)
 
     def text_spec(self, fmt: str) -> TextSpec:
         """The text spec of ``fmt`` (a format name or an alias); :class:`UnknownFormat`."""
@@ -290,7 +328,18 @@ class Registry:
             for spec in table.values():
                 if fmt in spec.aliases:
                     return spec
-        return _lookup(table, fmt)
+            wire = None
+            if _of_kind(fmt, (*table, *self.text_aliases())) is None:
+                wire = _of_kind(fmt, self._all)
+            if wire is not None:
+                raise UnknownFormat(
+                    fmt, table, kind="text format", other=f"{wire!r} is a wire format (a"
+                    f" provider's JSON reply): read it with read({wire!r}, response)")
+            if fmt not in table:
+                aliases = self.text_aliases()
+                raise UnknownFormat(fmt, table, kind="text format",
+                                    other=near_miss(fmt, (*table, *aliases))[2:])
+        return _lookup(table, fmt, kind="text format")
 
     def specs(self) -> Mapping[str, WireSpec]:
         """All wire specs by format name."""
@@ -354,6 +403,9 @@ class Registry:
         unless some format's ``error`` does: a provider's error body is a
         :class:`ProviderError` (specs/README.md §1.12)."""
         response = coerce_response(data, None)
+        part = part_of(self._part_order, response)
+        if part is not None:
+            raise part
         fmt = self.sniff_format(response)
         if fmt is None:
             error = self._error_of(response)
@@ -376,6 +428,7 @@ class Registry:
         tools: Any = None,
         text_format: str | None = None,
         text_params: Mapping[str, str] | None = None,
+        ids: str | Callable[[ToolCall, int], str] | None = None,
     ) -> Reply:
         """Everything at once; ``fmt=None`` sniffs (:class:`UnknownFormat` if nothing fits).
 
@@ -385,7 +438,15 @@ class Registry:
         wire calls, and ``Reply.text`` is the text without them. ``tools`` (a
         :class:`toolwire.Tools`, or the request body or tool list as sent, compiled for the
         reply's format) checks each call, lifted ones included, against the offered tools.
+        A lifted call without an id gets one where the format pairs results by id (its
+        ``render`` part's ``requires_id``): the id ``convert(..., ids="mint")`` mints for its
+        index in ``reply.calls``; ``ids="mint"`` does so in every format, and
+        ``ids=lambda call, index: ...`` gives your own.
         """
+        if ids is not None and (text_format is None or (ids != "mint" and not callable(ids))):
+            raise ValueError(
+                "ids= gives ids to the calls lifted out of the text: it needs text_format=,"
+                f" and is 'mint' or a callable (call, index) -> str, not {ids!r}")
         if tools is None and text_format is None and not choice:
             # The tool loop's call, straight: a named format, no checks, the first choice.
             spec = self._specs.get(fmt) if type(fmt) is str else None
@@ -413,7 +474,10 @@ class Registry:
             offered = as_tools(reply.format, tools, self)
         if text_spec is not None:
             # The same compiled tools type the lifted calls' values (§1b.4) and check them.
-            reply = lift_text_calls(reply, text_spec, offered, dict(text_params or {}))
+            if ids is None and spec.render is not None and spec.render.templates.get(
+                    "requires_id"):
+                ids = "mint"  # results pair by id: a lifted call needs one
+            reply = lift_text_calls(reply, text_spec, offered, dict(text_params or {}), ids)
         return reply if offered is None else offered.check_reply(reply)
 
     def _spec_for(self, fmt: str | None, data: Any) -> tuple[WireSpec, Any]:
@@ -421,6 +485,9 @@ class Registry:
         if fmt is not None:
             return self.spec(fmt), data
         response = coerce_response(data, None)
+        part = part_of(self._part_order, response)
+        if part is not None:  # a choice, a message, a block: never read as another reply
+            raise part
         sniffed = self.sniff_format(response)
         if sniffed is None:
             error = self._error_of(response)
@@ -441,7 +508,7 @@ class Registry:
     ) -> ProviderError | MalformedResponse:
         """What to raise for a body without ``spec``'s shape: another format's provider
         error, or the mismatch naming the format it fits (:mod:`toolwire._wire.elsewhere`)."""
-        return elsewhere(self._sniff_order, self.spec, spec, data, mismatch)
+        return elsewhere(self._sniff_order, self.spec, spec, data, mismatch, self._part_order)
 
     def from_structured_output(
         self, fmt: str | None, data: Any, tool_name: str, *, choice: int = 0
@@ -487,7 +554,9 @@ class _Renderer:
 
         return assistant_message(reply, registry)
 
-    def answer(self, reply: Reply, results: Mapping[Any, Any], registry: Any) -> list[Any]:
+    def answer(
+        self, reply: Reply, results: Mapping[Any, Any] | Sequence[Any], registry: Any
+    ) -> list[Any]:
         from .._render import answer  # lazy: rendering: a plain read never renders
 
         return answer(reply, results, registry)

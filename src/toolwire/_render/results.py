@@ -20,7 +20,9 @@ from .._values.toolcall import ToolCall
 from ..errors import RenderError
 from .template import Scope, fill, lazy
 
-__all__ = ["MCP_BLOCK_TYPES", "Result", "call_variables", "classify", "result_variables"]
+__all__ = [
+    "MCP_BLOCK_TYPES", "RESULT_KINDS", "Result", "call_variables", "classify", "result_variables",
+]
 
 MCP_BLOCK_TYPES: Final = {
     "text": ("text",),
@@ -62,8 +64,16 @@ def _is_blocks(value: Any) -> bool:
     return True
 
 
+RESULT_KINDS: Final = (
+    "pass a str, JSON data (a dict, list, number, bool or None), MCP content blocks, an MCP"
+    " CallToolResult, or an exception"
+)
+"""What a tool result may be, as the errors about one say it."""
+
+
 def classify(value: Any, format: str) -> Result:
-    """``value`` as a :class:`Result`; a value that is no JSON is a :class:`RenderError`."""
+    """``value`` as a :class:`Result`; a value that is no JSON is a :class:`RenderError`
+    that says what a result may be (the caller names the call)."""
     if isinstance(value, BaseException):
         return Result("text", str(value), True, error_type=type(value).__name__)
     if isinstance(value, str):
@@ -74,8 +84,11 @@ def classify(value: Any, format: str) -> Result:
 
         try:
             value = jsonable(value, format)
-        except ValueError as exc:
-            raise RenderError(format, f"a tool result must be JSON data: {exc}") from None
+        except ValueError:
+            raise RenderError(
+                format, f"a value of type {type(value).__name__} is no tool result:"
+                f" {RESULT_KINDS}",
+            ) from None
     if isinstance(value, dict) and "content" in value and set(value) <= _CALL_TOOL_RESULT_KEYS:
         content = value["content"]
         if _is_blocks(content) or content == []:
@@ -84,8 +97,10 @@ def classify(value: Any, format: str) -> Result:
         return Result("blocks", value, False)
     try:
         json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise RenderError(format, f"a tool result must be JSON data: {exc}") from None
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise RenderError(
+            format, f"it is no JSON data ({exc}): {RESULT_KINDS}",
+        ) from None
     return Result("json", value, False)
 
 

@@ -18,10 +18,11 @@ module fills those templates from a :class:`~toolwire.Reply`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._spec.source import default_source
+from .._values.call_ids import mint_id, with_ids
 from .._values.toolcall import ToolCall
 from ..errors import RenderError, UnknownFormat
 from .results import Result, call_variables, classify, result_variables
@@ -98,7 +99,33 @@ def _items(spec: WireSpec, turn: Turn, reply: Reply) -> list[Any]:
 
 
 def assistant_message(reply: Reply, registry: SpecSource | None = None) -> Any:
-    """The reply's assistant turn in its own format, to append to the history."""
+    """The reply's assistant turn in its own format, to append to the history.
+
+    A turn that would hold nothing — no text, no call that stays in it, no other item — is
+    a :class:`RenderError`: no provider takes an empty assistant turn back, and appending
+    one to ask again (a reply whose only call the token limit cut) asks the same question.
+    """
+    if _empty(reply):
+        cut = (f"its {len(reply.dropped_calls)} call(s) were cut off at the token limit and"
+               " dropped" if reply.dropped_calls else "it holds no text and no call")
+        raise RenderError(
+            reply.format, f"the reply has no assistant turn to write back: {cut} (reply."
+            f"truncated is {reply.truncated}); end the loop on it (reply.has_calls is false),"
+            " or ask again with a larger output limit",
+        )
+    return _turn(reply, registry)
+
+
+def _empty(reply: Reply) -> bool:
+    """Whether the reply's turn would hold nothing: no text, no kept call, no other item."""
+    if reply.text or any(fate != "dropped" for fate in reply.fates()):
+        return False
+    turn = reply.turn
+    return turn is None or all(type(turn.item(i)) is int for i in range(len(turn)))
+
+
+def _turn(reply: Reply, registry: SpecSource | None) -> Any:
+    """The assistant turn as the format's template writes it, empty or not."""
     spec = _spec(reply, registry)
     part = _part(spec)
     if reply.refused:
@@ -132,8 +159,7 @@ def reply_body(reply: Reply, registry: SpecSource | None = None) -> Any:
     part = _part(spec)
     if "reply" not in part.templates:
         raise RenderError(spec.format, f"the {spec.format} spec's render part has no reply")
-    values = {"assistant": assistant_message(reply, registry),
-              "finish_reason": reply.finish_reason}
+    values = {"assistant": _turn(reply, registry), "finish_reason": reply.finish_reason}
     return fill(part.templates["reply"], Scope(spec.format, values))
 
 
@@ -222,19 +248,18 @@ def _frozen(value: Any) -> Any:
 
 
 def answer(
-    reply: Reply, results: Mapping[Any, Any], registry: SpecSource | None = None
+    reply: Reply, results: Mapping[Any, Any] | Sequence[Any], registry: SpecSource | None = None
 ) -> list[Any]:
-    """The messages (or items) carrying a result for every call the turn keeps."""
+    """The messages (or items) carrying a result for every call the turn keeps.
+
+    ``results`` maps calls (by id, the call, or its index in ``reply.calls``) to results,
+    or is a list holding one result per runnable call, in the order of
+    ``reply.runnable_calls``.
+    """
     spec = _spec(reply, registry)
     part = _part(spec)
-    given: dict[int, Any] = {}
-    keys = _Keys(reply)
-    for key, value in results.items():
-        index = keys.resolve(key)
-        if index in given:
-            raise RenderError(spec.format, f"two results for call {index} ({key!r})")
-        given[index] = value
     fates = reply.fates()
+    given = _given(reply, results, fates, spec.format)
     rendered: list[Any] = []
     missing: list[str] = []
     blocks = part.templates.get("blocks") or {}
@@ -247,22 +272,22 @@ def answer(
                 )
             continue
         if index in given:
-            result = classify(given[index], spec.format)
+            try:
+                rendered.append(_result(part, call, classify(given[index], spec.format),
+                                        spec.format, blocks))
+            except RenderError as exc:  # about this call's result: say which call
+                raise RenderError(spec.format,
+                                  f"the result for call {index} ({call.name}): {exc.reason}"
+                                  ) from None
         elif fate == "rejected":  # its error result, which says it is one
             result = Result("text", type(reply).error_result(call), True, labelled=True)
+            rendered.append(_result(part, call, result, spec.format, blocks))
         else:
             missing.append(f"{index} ({call.name} {call.id!r})")
-            continue
-        template = part.templates["error_result" if result.is_error else "result"]
-        scope = Scope(spec.format, {
-            "call": call_variables(call, spec.format),
-            "result": result_variables(result, spec.format, blocks),
-        })
-        rendered.append(fill(template, scope))
     if missing:
         raise RenderError(
             spec.format, f"no result for call {', '.join(missing)}: every call in the assistant"
-            " turn needs one",
+            f" turn needs one{_collapsed(reply, given, fates)}",
         )
     wrapper = part.templates.get("results")
     if wrapper is None:
@@ -272,16 +297,62 @@ def answer(
     return [fill(wrapper, Scope(spec.format, {"results": rendered}))]
 
 
-def mint_id(call: ToolCall, index: int) -> str:
-    """The id ``ids="mint"`` gives the call at ``index`` of a turn (specs/README.md §6.3):
-    the first 9 hexadecimal digits of the SHA-256 of ``index``, the name and the arguments
-    text, one per line. Deterministic (the same reply, the same ids) and alphanumeric, 9
-    characters: what the strictest provider accepts (Mistral's ``^[a-zA-Z0-9]{9}$``)."""
-    import hashlib  # lazy: hashlib (3 ms) only for ids="mint"
+def _result(
+    part: RenderPart, call: ToolCall, result: Result, format: str, blocks: Mapping[str, Any]
+) -> Any:
+    """One result written by the format's ``result`` or ``error_result`` template."""
+    template = part.templates["error_result" if result.is_error else "result"]
+    return fill(template, Scope(format, {
+        "call": call_variables(call, format),
+        "result": result_variables(result, format, blocks),
+    }))
 
-    text = call_variables(call, "").get("arguments_text")
-    seed = f"{index}\n{call.name}\n{text}".encode("utf-8", "surrogatepass")
-    return hashlib.sha256(seed).hexdigest()[:9]
+
+def _given(
+    reply: Reply, results: Any, fates: tuple[str, ...], format: str
+) -> dict[int, Any]:
+    """The results by index in ``reply.calls``: from a mapping keyed by id, call or index,
+    or from a list holding one result per runnable call, in order."""
+    if isinstance(results, (list, tuple)):
+        runnable = [i for i, fate in enumerate(fates) if fate == "runnable"]
+        if len(results) != len(runnable):
+            raise RenderError(
+                format, f"{len(results)} results in a list for {len(runnable)} runnable"
+                " call(s): a list holds one result per call of reply.runnable_calls, in order"
+                " (rejected calls are answered with their error result); key a dict by call"
+                " id, call or index in reply.calls to answer others",
+            )
+        return dict(zip(runnable, results, strict=True))
+    if not isinstance(results, Mapping):
+        raise TypeError(
+            "results are a dict keyed by call id, ToolCall or index in reply.calls, or a list"
+            f" with one result per runnable call in order, not {type(results).__name__}"
+        )
+    given: dict[int, Any] = {}
+    keys = _Keys(reply)
+    for key, value in results.items():
+        index = keys.resolve(key)
+        if index in given:
+            raise RenderError(format, f"two results for call {index} ({key!r})")
+        given[index] = value
+    return given
+
+
+def _collapsed(reply: Reply, given: Mapping[int, Any], fates: tuple[str, ...]) -> str:
+    """Why a call equal to an answered one has no result: a dict keyed by the calls holds
+    one entry for calls equal in every field (Gemini's and Ollama's calls carry no id)."""
+    calls = reply.calls
+    for index, fate in enumerate(fates):
+        if fate != "dropped" and index not in given and any(
+            calls[other] == calls[index] for other in given
+        ):
+            return (
+                f"; call {index} is equal in every field to a call that has a result, so a dict"
+                " keyed by the calls holds one entry for both: key the results by index in"
+                " reply.calls ({i: result}) or pass a list in the order of"
+                " reply.runnable_calls"
+            )
+    return ""
 
 
 def _with_ids(
@@ -293,25 +364,10 @@ def _with_ids(
     if ids != "mint" and not callable(ids):
         raise ValueError(f"ids must be None, 'mint' or a callable (call, index) -> str, not"
                          f" {ids!r}")
-    taken = {c.id for c in kept if c.id}
-    found: list[ToolCall] = []
-    for index, call in enumerate(kept):
-        if call.id:
-            found.append(call)
-            continue
-        if ids == "mint":
-            given, salt = mint_id(call, index), 0
-            while given in taken:  # two calls alike in every field: the next index's id
-                salt += 1
-                given = mint_id(call, index + salt * len(kept))
-        else:
-            given = ids(call, index)  # type: ignore[operator]
-            if not isinstance(given, str) or not given or given in taken:
-                raise RenderError(to, f"ids() gave {given!r} for call {index} ({call.name}):"
-                                  " an id must be a non-empty string no other call has")
-        taken.add(given)
-        found.append(call.replace(id=given))
-    return found
+    found = with_ids(kept, ids, [True] * len(kept), {c.id for c in kept if c.id})
+    if isinstance(found, str):
+        raise RenderError(to, found)
+    return list(found)
 
 
 def convert(

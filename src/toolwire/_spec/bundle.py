@@ -38,7 +38,8 @@ from .wirespec import WireSpec, compile_wire_spec
 if TYPE_CHECKING:
     from typing import Any, Final
 
-    Sniffs = Callable[[], "dict[str, tuple[int, Expression] | None] | None"]
+    Parts = tuple[tuple[Expression, str], ...]
+    Sniffs = Callable[[], "dict[str, tuple[int, Expression, Parts] | None] | None"]
     """Each format's sniff priority and predicate (None: it has none); None: not known."""
 
 __all__ = [
@@ -142,7 +143,7 @@ def spec_expressions(spec: WireSpec) -> Iterator[Expression]:
     if normalize is not None:
         extras += (normalize.detect,)
     if spec.shape is not None:
-        extras += (spec.shape.when,)
+        extras += (spec.shape.when, *(when for when, _ in spec.shape.parts))
     error = spec.error
     if error is not None:
         extras += (error.when, error.message, error.type, error.code)
@@ -295,17 +296,20 @@ def bundled_parts(
 
         return make
 
-    def sniffs() -> dict[str, tuple[int, Expression] | None] | None:
+    def sniffs() -> dict[str, tuple[int, Expression, Parts] | None] | None:
         table = sniff_table()
         if not isinstance(table, dict) or table.keys() != entries.keys():
             return None
-        found: dict[str, tuple[int, Expression] | None] = {}
+        found: dict[str, tuple[int, Expression, Parts] | None] = {}
         for fmt, sniff in table.items():
             if sniff is None:
                 found[fmt] = None
                 continue
             source = sniff["when"]
-            found[fmt] = (int(sniff["priority"]), from_ast(source, {source: sniff["ast"]}))
+            parts = tuple((from_ast(p["when"], {p["when"]: p["ast"]}), p["is"])
+                          for p in sniff.get("parts", ()))
+            found[fmt] = (int(sniff["priority"]), from_ast(source, {source: sniff["ast"]}),
+                          parts)
         return found
 
     return {fmt: maker(entry_of) for fmt, entry_of in entries.items()}, sniffs

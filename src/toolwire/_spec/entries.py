@@ -193,15 +193,21 @@ class Normalize(Record):
 
 class Shape(Record):
     """What every reply of the format looks like (specs/README.md §1.11): ``when`` holds on
-    each, and ``needs`` says in words what a body failing it lacks."""
+    each, and ``needs`` says in words what a body failing it lacks. ``parts`` says what a
+    part of such a reply looks like (a choice, a message, a content block), each as a
+    predicate and the words naming it, so that a part passed for the whole reply is named."""
 
-    __slots__ = ("needs", "when")
+    __slots__ = ("needs", "parts", "when")
     when: Expression
     needs: str
+    parts: tuple[tuple[Expression, str], ...]
 
-    def __init__(self, when: Expression, needs: str) -> None:
+    def __init__(
+        self, when: Expression, needs: str, parts: tuple[tuple[Expression, str], ...] = ()
+    ) -> None:
         setfield(self, "when", when)
         setfield(self, "needs", needs)
+        setfield(self, "parts", tuple(parts))
 
 
 class ErrorPart(Record):

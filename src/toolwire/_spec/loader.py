@@ -256,6 +256,10 @@ def _reply_part_expressions(data: Mapping[str, Any]) -> Iterator[tuple[str, str]
     shape = data.get("shape")
     if isinstance(shape, dict) and isinstance(shape.get("when"), str):
         yield "/shape/when", shape["when"]
+    parts = shape.get("parts") if isinstance(shape, dict) else None
+    for index, part in enumerate(parts if isinstance(parts, list) else ()):
+        if isinstance(part, dict) and isinstance(part.get("when"), str):
+            yield f"/shape/parts/{index}/when", part["when"]
     error = data.get("error")
     if isinstance(error, dict):
         for key in ("when", "message", "type", "code"):

@@ -16,7 +16,7 @@ from typing import Any, Final
 __all__ = ["BOOLEAN_FUNCTIONS", "PREDICATE_POINTER", "can_be_boolean", "predicate_problem"]
 
 PREDICATE_POINTER: Final = re.compile(
-    r"^/(?:truncated|sniff/when|shape/when|error/when|failed_calls/\d+/when|normalize/detect"
+    r"^/(?:truncated|sniff/when|shape/when|shape/parts/\d+/when|error/when|failed_calls/\d+/when|normalize/detect"
     r"|(?:calls|server_side|ignore|refuse)/\d+/when|items/\d+/nested/\d+/when"
     r"|stream/(?:event|shape|complete|sniff/when|error/when|refuse/\d+/when|rules/\d+/when))$"
 )

@@ -341,7 +341,10 @@ def compile_wire_spec(
 
 def _shape(data: Mapping[str, Any], compiler: Compile) -> Shape | None:
     part = data.get("shape")
-    return None if not part else Shape(compiler(part["when"]), part["needs"])
+    if not part:
+        return None
+    parts = tuple((compiler(p["when"]), p["is"]) for p in part.get("parts") or ())
+    return Shape(compiler(part["when"]), part["needs"], parts)
 
 
 def _error(data: Mapping[str, Any], compiler: Compile) -> ErrorPart | None:

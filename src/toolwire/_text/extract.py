@@ -29,7 +29,7 @@ from typing import Any
 from .._paths import bundled_specs_dir
 from .._values.text_reply import TextReply
 from .._values.toolcall import ToolCall
-from ..errors import SpecError, SpecProblem, UnknownFormat, UnmappedCall
+from ..errors import SpecError, SpecProblem, UnknownFormat, UnmappedCall, near_miss
 from .compile import load_text_spec
 from .harmony import HarmonyScanner
 from .scanner import Scanned
@@ -159,7 +159,8 @@ def _lookup(fmt: str) -> TextSpec:
     specs = _bundled()
     spec = specs.get(fmt) or _by_alias().get(fmt)
     if spec is None:
-        raise UnknownFormat(fmt, specs)
+        near = near_miss(fmt, (*specs, *_by_alias()))[2:]
+        raise UnknownFormat(fmt, specs, kind="text format", other=near)
     return spec
 
 

@@ -17,7 +17,7 @@ Langertha::ToolCall, made explicit so no loop author has to rediscover it:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .._speed import TYPE_CHECKING, blank_of
 from .._speed.record import Record, setfield
@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 
         def assistant_message(self, reply: Reply, registry: Any) -> Any: ...
 
-        def answer(self, reply: Reply, results: Mapping[Any, Any], registry: Any) -> list[Any]: ...
+        def answer(
+            self, reply: Reply, results: Mapping[Any, Any] | Sequence[Any], registry: Any
+        ) -> list[Any]: ...
 
 __all__ = [
     "CallRecord",
@@ -131,8 +133,15 @@ class CallSplit:
 
     @property
     def has_calls(self) -> bool:
-        """Whether the model wrote any call (decided by the items, never by finish_reason)."""
-        return bool(self.calls)
+        """Whether the reply holds a call to act on: a runnable call to run or a rejected one
+        to answer (decided by the items, never by finish_reason).
+
+        A reply whose every call was dropped — cut off at the token limit — has none: there
+        is no call to write back and no result to send, so a loop that goes on
+        ``while reply.has_calls`` ends on it instead of asking again with nothing new, and
+        :attr:`truncated` (or :attr:`dropped_calls`) says why it ended.
+        """
+        return any(fate != "dropped" for fate in self.fates())
 
 
 class Reply(CallSplit, Record):
@@ -274,12 +283,15 @@ class Reply(CallSplit, Record):
         registry does not hold is a :class:`~toolwire.errors.RenderError` saying so."""
         return _renderer().assistant_message(self, registry)
 
-    def answer(self, results: Mapping[Any, Any], *, registry: Any = None) -> list[Any]:
+    def answer(
+        self, results: Mapping[Any, Any] | Sequence[Any], *, registry: Any = None
+    ) -> list[Any]:
         """The provider-native message(s) carrying a result for every call of the
-        assistant turn: ``results`` keyed by call id or :class:`ToolCall`, each a str, a
-        JSON value, MCP content blocks or an exception; rejected calls without one get
-        their :meth:`error_result`. Append them all to the history. ``registry`` as for
-        :meth:`assistant_message`."""
+        assistant turn: ``results`` keyed by call id, :class:`ToolCall` or index in
+        :attr:`calls` — or a list holding one result per call of :attr:`runnable_calls`, in
+        order — each a str, a JSON value, MCP content blocks or an exception; rejected calls
+        without one get their :meth:`error_result`. Append them all to the history.
+        ``registry`` as for :meth:`assistant_message`."""
         return _renderer().answer(self, results, registry)
 
 

@@ -39,6 +39,8 @@ _KEYS = frozenset({
     "format", "calls", "server_calls", "truncated", "finish_reason", "choice", "choice_count",
     "unknown_types", "unknown", "skipped", "refused", "items", "text", "turn",
 })
+_REQUIRED = ("format", "calls", "truncated")
+"""The keys without which a reply's JSON would read as a finished reply with no calls."""
 
 
 def reply_to_dict(reply: Reply, *, raw: bool = False) -> dict[str, Any]:
@@ -101,8 +103,20 @@ def reply_from_dict(cls: type[Reply], data: Mapping[str, Any]) -> Reply:
     unknown = set(data) - _KEYS
     if unknown:
         raise ValueError(f"Reply.from_dict: unknown keys {sorted(unknown)}")
-    if not isinstance(data.get("format"), str):
+    missing = [key for key in _REQUIRED if key not in data]
+    if missing:
+        raise ValueError(
+            f"Reply.from_dict: the data has no {' or '.join(map(repr, missing))}: a reply's"
+            " JSON always carries its format, its calls and whether it was cut off, and"
+            " without them it would read as a finished reply with no calls"
+        )
+    if not isinstance(data["format"], str):
         raise ValueError("Reply.from_dict: 'format' must be a str")
+    if not isinstance(data["calls"], list):
+        raise ValueError(
+            f"Reply.from_dict: 'calls' must be a list, not {type(data['calls']).__name__}")
+    if not isinstance(data["truncated"], bool):
+        raise ValueError("Reply.from_dict: 'truncated' must be a boolean")
     calls: list[ToolCall] = []
     fates: list[Any] = []
     records: list[CallRecord] = []
@@ -128,7 +142,7 @@ def reply_from_dict(cls: type[Reply], data: Mapping[str, Any]) -> Reply:
         data["format"],
         tuple(calls),
         tuple(ServerToolCall.from_dict(s) for s in _list(data, "server_calls")),
-        bool(data.get("truncated", False)),
+        data["truncated"],
         data.get("finish_reason"),
         tuple(str(t) for t in _list(data, "unknown_types")),
         tuple(SkippedItem.from_dict(s) for s in _list(data, "skipped")),

@@ -171,6 +171,12 @@ class TextReply(CallSplit, Record):
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"TextReply.from_dict: unknown keys {sorted(unknown)}")
+        missing = [key for key in ("calls", "truncated") if key not in data]
+        if missing:
+            raise ValueError(
+                f"TextReply.from_dict: the data has no {' or '.join(map(repr, missing))}:"
+                " without them it would read as a finished reply with no calls"
+            )
         text, reasoning = data.get("text", ""), data.get("reasoning", "")
         if not isinstance(text, str) or not isinstance(reasoning, str):
             raise ValueError("TextReply.from_dict: 'text' and 'reasoning' must be strings")

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from .._speed import TYPE_CHECKING
 from .._speed.record import setfield
+from .._values.call_ids import with_ids
 from .._values.records import SkippedItem
+from .._values.turn import Turn
 from ..errors import MalformedResponse, UnmappedCall
 
 if TYPE_CHECKING:
@@ -58,12 +60,17 @@ def text_of(value: Any) -> str | None:
     return None
 
 
-def lift_text_calls(reply: Reply, text_spec: TextSpec, tools: Any, params: dict[str, str]) -> Reply:
+def lift_text_calls(
+    reply: Reply, text_spec: TextSpec, tools: Any, params: dict[str, str], ids: Any = None,
+) -> Reply:
     """``reply`` with the calls written in its text lifted out by ``text_spec``.
 
     A message the text spec refuses (a Harmony message to a built-in tool) is refused here
     too: :class:`~toolwire.errors.UnmappedCall` carries this reply, the text's calls lifted, as its
-    partial reply. A call the end of the text cut keeps its ``incomplete`` flag.
+    partial reply. A call the end of the text cut keeps its ``incomplete`` flag. ``ids``
+    (``"mint"`` or a function of the call and its index in ``reply.calls``) gives each
+    lifted call without an id one (:mod:`toolwire._values.call_ids`); the turn carries the
+    lifted calls after the reply's items, so the assistant turn and the answers agree.
     """
     if reply.text is None:
         return reply
@@ -75,9 +82,9 @@ def lift_text_calls(reply: Reply, text_spec: TextSpec, tools: Any, params: dict[
     except UnmappedCall as exc:
         if not isinstance(exc.reply, TextReply):
             raise
-        exc.reply = _lifted(reply, exc.reply, text_spec.format)
+        exc.reply = _lifted(reply, exc.reply, text_spec.format, ids)
         raise
-    return _lifted(reply, found, text_spec.format)
+    return _lifted(reply, found, text_spec.format, ids)
 
 
 def text_skipped(regions: Any, text_format: str) -> tuple[SkippedItem, ...]:
@@ -93,9 +100,20 @@ def text_skipped(regions: Any, text_format: str) -> tuple[SkippedItem, ...]:
     )
 
 
-def _lifted(reply: Reply, found: Any, text_format: str) -> Reply:
+def _lifted(reply: Reply, found: Any, text_format: str, ids: Any) -> Reply:
     values = {name: getattr(reply, name) for name in reply._fields}
-    values["calls"] = reply.calls + found.calls
+    calls = reply.calls + found.calls
+    if ids is not None and found.calls:
+        given = [False] * len(reply.calls) + [True] * len(found.calls)
+        named = with_ids(calls, ids, given, {c.id for c in reply.calls if c.id})
+        if isinstance(named, str):
+            raise ValueError(named)
+        calls = named
+    values["calls"] = calls
+    turn = reply.turn
+    if turn is not None and found.calls:  # the lifted calls, after the items that held them
+        values["turn"] = Turn.read(
+            turn._items + tuple(range(len(reply.calls), len(calls))), turn._response)
     values["text"] = found.text
     values["skipped"] = reply.skipped + text_skipped(found.skipped, text_format)
     lifted = object.__new__(type(reply))

@@ -17,7 +17,7 @@ from ..errors import MalformedResponse, ProviderError
 from . import gate
 from .walk import coerce_response, response_of
 
-__all__ = ["elsewhere", "error_of"]
+__all__ = ["elsewhere", "error_of", "part_of"]
 
 SniffOrder = Sequence[tuple[str, Expression]]
 """``(format, sniff predicate)`` by descending priority, then format name."""
@@ -41,15 +41,42 @@ def error_of(
     return None
 
 
+PartOrder = Sequence[tuple[str, Expression, str]]
+"""``(format, part predicate, what the part is)`` in sniff order (specs/README.md §1.11)."""
+
+
+def part_of(
+    parts: PartOrder, response: dict[str, object], first: str | None = None
+) -> MalformedResponse | None:
+    """The error for ``response`` where it is a part of a reply (a choice, a message, a
+    content block) by some format's ``shape.parts`` — ``first``'s parts tried first — else
+    None. A part passed for the whole reply would read as another format's reply (an
+    OpenAI choice holds ``message`` as a Cohere reply does), its truncation lost."""
+    ordered = sorted(parts, key=lambda p: p[0] != first) if first is not None else parts
+    for fmt, when, what in ordered:
+        try:
+            if when.evaluate(response) is not True:
+                continue
+        except ValueError:
+            continue
+        return MalformedResponse(
+            fmt, f"this is {what} of {_article(fmt)} {fmt} reply, not a whole reply:"
+            " pass the whole response the API returned (the SDK's response object, or its"
+            " JSON body)",
+        )
+    return None
+
+
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
 def elsewhere(
     order: SniffOrder, spec_of: Callable[[str], WireSpec], spec: WireSpec, data: object,
-    mismatch: MalformedResponse,
+    mismatch: MalformedResponse, parts: PartOrder = (),
 ) -> ProviderError | MalformedResponse:
-    """What to raise for ``data``, which lacks ``spec``'s shape (see the module docstring)."""
+    """What to raise for ``data``, which lacks ``spec``'s shape (see the module docstring);
+    a part of a reply by ``parts`` (``spec``'s own first) is named as one."""
     try:
         response = coerce_response(data, None)
     except MalformedResponse:
@@ -57,6 +84,9 @@ def elsewhere(
     error = error_of(order, spec_of, response, spec.format)
     if error is not None:
         return error
+    part = part_of(parts, response, spec.format)
+    if part is not None:
+        return MalformedResponse(spec.format, f"{mismatch.reason}; {part.reason}")
     for fmt, sniff in order:
         if fmt == spec.format:
             continue

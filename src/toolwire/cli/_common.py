@@ -13,6 +13,7 @@ import sys
 from .._paths import bundled_specs_path
 from .._speed import TYPE_CHECKING
 from .._speed.cjson import dumps
+from ..errors import near_miss
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -63,16 +64,9 @@ def example_path(name: str) -> str:
 
 
 def suggestion(name: str, known: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the known name closest to ``name``, else ``""``."""
-    known = list(known)
-    folded = {k.casefold(): k for k in known}
-    if name.casefold() in folded:
-        return f"; did you mean {folded[name.casefold()]!r}?"
-
-    import difflib  # lazy: difflib (5 ms) only for a name not found
-
-    close = difflib.get_close_matches(name.casefold(), sorted(folded), n=1, cutoff=0.75)
-    return f"; did you mean {folded[close[0]]!r}?" if close else ""
+    """``"; did you mean 'x'?"`` for the known name closest to ``name``, else ``""`` (the
+    API's :class:`~toolwire.errors.UnknownFormat` suggests the same)."""
+    return near_miss(name, known)
 
 
 def read_text(source: str | None) -> str:

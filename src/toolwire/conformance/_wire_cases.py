@@ -172,6 +172,8 @@ def record_differences(reply: Any, expect: dict[str, Any], where: str = "") -> l
         ]
     if "fates" in expect:
         got["fates"] = [call.get("fate") for call in data["calls"]]
+    if "has_calls" in expect:  # §1.3.1: a call runnable or rejected, derived from the fates
+        got["has_calls"] = any(call.get("fate") != "dropped" for call in data["calls"])
     if "choice_count" in expect:
         got["choice_count"] = data["choice_count"]
     return [d for key, value in got.items()

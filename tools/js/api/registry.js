@@ -14,6 +14,7 @@ import { readYaml } from '../lib/yaml.js';
 import { Reply, TextReply, ToolCall } from './values.js';
 import { Tools } from './tools.js';
 import { liftTextCalls } from '../lib/lift.js';
+import { nearMiss, ofKind } from '../lib/near_miss.js';
 
 export { ToolwireError };
 
@@ -57,10 +58,18 @@ export class Registry {
   spec(format) {
     if (!this.#compiled.has(format)) {
       const data = this.#wire[formatName(format)];
-      if (!data) throw new ToolwireError('unknown_format', `unknown format '${format}'; known formats: ${this.formats.join(', ')}`, { format });
+      if (!data) throw this.#unknownWire(format);
       this.#compiled.set(format, compileSpec(data));
     }
     return this.#compiled.get(format);
+  }
+
+  // unknown_format naming the near miss, or the text format the name is (as Python's does).
+  #unknownWire(format) {
+    const text = ofKind(format, this.formats) === null ? ofKind(format, this.textFormats) : null;
+    const near = text === null ? nearMiss(format, this.formats)
+      : `; '${text}' is a text format (tool calls inside model text): read the text with readText('${text}', text), or a reply's text with read(..., { textFormat: '${text}' })`;
+    return new ToolwireError('unknown_format', `unknown format '${format}'${near}; known formats: ${this.formats.join(', ')}`, { format });
   }
 
   // Every compiled spec by format (sniffing and streams look at them all).
@@ -121,9 +130,14 @@ export class Registry {
   // textFormat names a text format whose calls the model wrote into the reply's assistant text
   // (a server without a tool parser, §1.10): they come after the wire calls, the text is the
   // answer without them, and each region that gave no call is a skipped record.
-  read(format, data, { strict = null, choice = null, tools = null, textFormat = null, textParams = {} } = {}) {
+  // A lifted call without an id gets the id convert's `ids: 'mint'` gives where the format pairs
+  // results by id (`requires_id`); `ids: 'mint'` mints in every format, a function gives your own.
+  read(format, data, { strict = null, choice = null, tools = null, textFormat = null, textParams = {}, ids = null } = {}) {
     if (format !== null && format !== undefined) this.spec(format); // an unknown name, named
     const lifting = textFormat !== null && textFormat !== undefined;
+    if (ids !== null && ids !== undefined && (!lifting || (ids !== 'mint' && typeof ids !== 'function'))) {
+      throw new TypeError(`ids gives ids to the calls lifted out of the text: it needs textFormat, and is 'mint' or a function (call, index) => string, not ${String(ids)}`);
+    }
     const textSpec = lifting ? this.#textSpec(textFormat) : null; // an unknown name, named first
     // With every spec at hand: an error body or another format's reply is named (§1.11-1.12).
     let raw = readIn(this.specs(), format ?? null, data, strict, choice);
@@ -134,7 +148,8 @@ export class Registry {
       const scan = offered ? textScanner(textSpec, textParams, { tools: offered })
         : this.#scanner(textFormat, textParams, null);
       try {
-        raw = liftTextCalls(raw, scan, textFormat);
+        const giver = ids ?? (this.spec(raw.format).data.render?.requires_id ? 'mint' : null);
+        raw = liftTextCalls(raw, scan, textFormat, giver);
       } catch (error) {
         if (error instanceof ToolwireError && error.reply && !(error.reply instanceof Reply)) error.reply = new Reply(error.reply);
         throw error;
@@ -181,7 +196,12 @@ export class Registry {
 
   #textSpec(format) {
     const data = this.#text[format];
-    if (!data) throw new ToolwireError('unknown_format', `unknown text format '${format}'; known: ${this.textFormats.join(', ')}`, { format });
+    if (!data) {
+      const wire = ofKind(format, this.textFormats) === null ? ofKind(format, this.formats) : null;
+      const near = wire === null ? nearMiss(format, this.textFormats)
+        : `; '${wire}' is a wire format (a provider's JSON reply): read it with read('${wire}', response)`;
+      throw new ToolwireError('unknown_format', `unknown text format '${format}'${near}; known text formats: ${this.textFormats.join(', ')}`, { format });
+    }
     return data;
   }
 

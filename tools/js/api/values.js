@@ -135,7 +135,8 @@ export class Reply {
   get runnableCalls() { return this.#withFate('runnable'); }
   get droppedCalls() { return this.#withFate('dropped'); }
   get rejectedCalls() { return this.#withFate('rejected'); }
-  get hasCalls() { return this.calls.length > 0; }
+  // a call to run or to answer; a reply whose every call was cut off (dropped) has none
+  get hasCalls() { return this.fates().some((fate) => fate !== 'dropped'); }
 
   // The text to send back as the tool result of a rejected call: every reason it cannot run.
   // A call with nothing wrong with it is a TypeError (run it instead).
@@ -243,7 +244,8 @@ export class TextReply {
   get runnableCalls() { return this.#withFate('runnable'); }
   get droppedCalls() { return this.#withFate('dropped'); }
   get rejectedCalls() { return this.#withFate('rejected'); }
-  get hasCalls() { return this.calls.length > 0; }
+  // a call to run or to answer; a reply whose every call was cut off (dropped) has none
+  get hasCalls() { return this.fates().some((fate) => fate !== 'dropped'); }
 
   // The text to send back as the tool result of a rejected call (Reply.errorResult).
   static errorResult(call) { return Reply.errorResult(call); }

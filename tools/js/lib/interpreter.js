@@ -319,6 +319,24 @@ export function sniff(specs, data) {
   return null;
 }
 
+// §1.11: the error for a part of a reply (a choice, a message, a content block) by the `shape.parts`
+// of the specs that sniff, in sniff order (`first`'s own first); null where none holds.
+function partOf(specs, response, first = null) {
+  const order = sniffOrder(specs);
+  const ordered = first ? [...order.filter((s) => s.format === first), ...order.filter((s) => s.format !== first)] : order;
+  for (const spec of ordered) {
+    for (const part of (spec.shape && spec.shape.parts) || []) {
+      let hit = false;
+      try { hit = holds(part.when, response); } catch { /* not this one */ }
+      if (hit) {
+        const article = /^[aeiou]/.test(spec.format) ? 'an' : 'a';
+        return { format: spec.format, message: `this is ${part.is} of ${article} ${spec.format} reply, not a whole reply: pass the whole response the API returned (the SDK's response object, or its JSON body)` };
+      }
+    }
+  }
+  return null;
+}
+
 // The provider_error of the first spec in sniff order (`but` left out) whose error holds (§1.12).
 function errorOf(specs, response, but = null) {
   for (const spec of sniffOrder(specs)) {
@@ -333,6 +351,8 @@ function errorOf(specs, response, but = null) {
 function elsewhere(specs, spec, response, mismatch) {
   const error = errorOf(specs, response, spec.format);
   if (error) return error;
+  const part = partOf(specs, response, spec.format);
+  if (part) { mismatch.message += `; ${part.message}`; return mismatch; }
   for (const other of sniffOrder(specs)) {
     if (other.format === spec.format) continue;
     try {
@@ -352,6 +372,8 @@ export function readIn(specs, format, data, strict = null, choice = null) {
   const response = parsed(data);
   let spec = format === null ? null : specs[format];
   if (format === null) {
+    const part = isObject(response) ? partOf(specs, response) : null;
+    if (part) throw malformed(part.message, { format: part.format }); // never read as another reply
     const sniffed = sniff(specs, response);
     if (sniffed === null) {
       const error = errorOf(specs, response);

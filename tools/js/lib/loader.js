@@ -73,6 +73,9 @@ function* expressions(data) {
 // §1.11-1.13: the expressions of `shape`, `error` and `failed_calls`.
 function* replyPartExpressions(data) {
   if (data.shape && typeof data.shape.when === 'string') yield ['/shape/when', data.shape.when];
+  for (const [i, part] of objects(data.shape && data.shape.parts).entries()) {
+    if (typeof part.when === 'string') yield [`/shape/parts/${i}/when`, part.when];
+  }
   const error = data.error && typeof data.error === 'object' && !Array.isArray(data.error) ? data.error : null;
   if (error) {
     for (const key of ['when', 'message', 'type', 'code']) if (typeof error[key] === 'string') yield [`/error/${key}`, error[key]];
@@ -86,7 +89,7 @@ function* replyPartExpressions(data) {
 }
 
 // §2.2: the pointers whose expression is a predicate.
-const PREDICATE = new RegExp('^/(?:truncated|sniff/when|shape/when|error/when|failed_calls/\\d+/when|normalize/detect'
+const PREDICATE = new RegExp('^/(?:truncated|sniff/when|shape/when|shape/parts/\\d+/when|error/when|failed_calls/\\d+/when|normalize/detect'
   + '|(?:calls|server_side|ignore|refuse)/\\d+/when|items/\\d+/nested/\\d+/when'
   + '|stream/(?:event|shape|complete|sniff/when|error/when|refuse/\\d+/when|rules/\\d+/when))$');
 
@@ -337,7 +340,7 @@ export function compileSpec(data) {
     structured_output: data.structured_output ? { text: c(data.structured_output.text) } : null,
     content: typeof data.content === 'string' ? c(data.content) : null,
     normalize: data.normalize ? { ...data.normalize, detect: data.normalize.detect ? c(data.normalize.detect) : null } : null,
-    shape: data.shape ? { when: c(data.shape.when), needs: data.shape.needs } : null,
+    shape: data.shape ? { when: c(data.shape.when), needs: data.shape.needs, parts: (data.shape.parts || []).map((p) => ({ when: c(p.when), is: p.is })) } : null,
     error: data.error ? {
       when: c(data.error.when), message: c(data.error.message),
       type: data.error.type ? c(data.error.type) : null, code: data.error.code ? c(data.error.code) : null,

@@ -127,6 +127,20 @@ export function assistantTurn(spec, reply, fromTurn = true) {
   return filled === ABSENT ? null : filled;
 }
 
+// The assistant turn to append to the history (§6.2): refused when it would hold nothing — no
+// text, no kept call, no item besides call items — as no provider takes an empty turn back, and
+// asking again after one asks the same question (a reply cut inside its only call, §1.3.1).
+export function assistantMessage(spec, reply) {
+  const fate = fates(reply);
+  const items = reply.turn ? reply.turn.items : [];
+  if (!reply.text && !fate.some((f) => f !== 'dropped') && items.every((e) => typeof e === 'number')) {
+    const dropped = fate.filter((f) => f === 'dropped').length;
+    const cut = dropped ? `its ${dropped} call(s) were cut off at the token limit and dropped` : 'it holds no text and no call';
+    throw renderError(spec.format, `the reply has no assistant turn to write back: ${cut} (truncated is ${!!reply.truncated}); end the loop on it (hasCalls is false), or ask again with a larger output limit`);
+  }
+  return assistantTurn(spec, reply);
+}
+
 // A whole reply body of the format holding the turn (the `reply` template).
 export function replyBody(spec, turn, finishReason) {
   const body = fill(spec.data.render.reply, lookupIn({ assistant: turn, finish_reason: finishReason ?? undefined }), spec.format);

@@ -2,7 +2,7 @@
 // in one language is data another reads back. Messages (`arguments_error`, `reason`) are the
 // implementation's own wording; everything else is the same in every language.
 import { fates } from './interpreter.js';
-import { assistantTurn, convert, answer } from './render.js';
+import { assistantMessage, convert, answer } from './render.js';
 
 const CALL_KEYS = ['name', 'arguments', 'id', 'synthetic', 'arguments_undecodable', 'arguments_error',
   'arguments_error_code', 'raw_arguments', 'item_index', 'provider_data', 'incomplete', 'unknown_tool',
@@ -53,7 +53,7 @@ export function dumped(spec, reply, response, renderable) {
   const attempt = (make) => { try { return { turn: make() }; } catch (e) { if (e.code !== 'render_error') throw e; return { error: e.code }; } };
   const fate = fates(reply);
   const given = new Map(reply.calls.map((_, i) => [i, ANSWERS[i % ANSWERS.length]]).filter(([i]) => fate[i] !== 'dropped'));
-  entry.assistant = attempt(() => assistantTurn(spec, reply));
+  entry.assistant = attempt(() => assistantMessage(spec, reply));
   entry.converted = attempt(() => convert(reply, spec, { lossy: true }));
   entry.answered = attempt(() => answer(spec, reply, given));
   return entry;
