@@ -157,8 +157,8 @@ export interface RenderOptions { registry?: Registry | null }
 export type ToolResult = Json | Error | { content: JsonObject[]; isError?: boolean; structuredContent?: JsonObject; _meta?: JsonObject };
 
 /** Results keyed by a call of reply.calls (or an equal one), its id, or its index in reply.calls;
- * or an array with one entry per call of reply.calls, in order (undefined: none given). */
-export type ToolResults = Map<ToolCall | string | number, ToolResult> | ReadonlyArray<ToolResult | undefined>;
+ * or an array holding one result per call of reply.runnableCalls, in order. */
+export type ToolResults = Map<ToolCall | string | number, ToolResult> | ReadonlyArray<ToolResult>;
 
 export interface ConvertOptions extends RenderOptions {
   /** Leave out what the target cannot carry (provider data, server-side calls) instead of refusing. */

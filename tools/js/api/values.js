@@ -150,9 +150,9 @@ export class Reply {
 
   // The provider-native message(s) carrying a result for every call of the assistant turn (§6.3).
   // `results`: a Map keyed by a call of reply.calls (or an equal one), its id, or its index in
-  // reply.calls; or an array in call order, one entry per call of reply.calls (undefined: none
-  // given). Each result is a string, JSON data, MCP content blocks, an MCP CallToolResult or an
-  // Error. A rejected call given none is answered with its errorResult.
+  // reply.calls; or an array holding one result per call of reply.runnableCalls, in order (as
+  // Python's answer takes a list). Each result is a string, JSON data, MCP content blocks, an MCP
+  // CallToolResult or an Error. A rejected call given none is answered with its errorResult.
   answer(results, { registry = null } = {}) {
     const spec = specOf(this, registry);
     return answerWith(spec, this.#raw, this.#byIndex(results, spec.format));
@@ -162,14 +162,15 @@ export class Reply {
   #byIndex(results, format) {
     const byIndex = new Map();
     if (Array.isArray(results)) {
-      if (results.length !== this.calls.length) {
-        throw new ToolwireError('render_error', `answer() takes one result per call of reply.calls, in order (${this.calls.length}), got ${results.length}: leave an entry undefined for a call given none`, { format, reason: 'results' });
+      const runnable = this.runnableCalls;
+      if (results.length !== runnable.length) {
+        throw new ToolwireError('render_error', `answer() takes one result per call of reply.runnableCalls, in order (${runnable.length}), got ${results.length}: key results by index in reply.calls to answer others`, { format, reason: 'results' });
       }
-      results.forEach((given, index) => { if (given !== undefined) byIndex.set(index, given); });
+      results.forEach((given, i) => byIndex.set(this.calls.indexOf(runnable[i]), given));
       return byIndex;
     }
     if (!(results instanceof Map)) {
-      throw new TypeError('answer() takes a Map (keyed by a call, its id, or its index in reply.calls) or an array in call order');
+      throw new TypeError('answer() takes a Map (keyed by a call, its id, or its index in reply.calls) or an array with one result per call of reply.runnableCalls');
     }
     const resolved = new Map();
     for (const [key, given] of results) {

@@ -36,7 +36,7 @@ test('an Error is an error result naming its type', () => {
 
 test('a results argument that cannot answer the turn is refused, saying why', () => {
   const reply = read('anthropic', ANTHROPIC);
-  assert.throws(() => reply.answer(['sunny']), renderError(/one result per call of reply\.calls, in order \(2\), got 1/));
+  assert.throws(() => reply.answer(['sunny']), renderError(/one result per call of reply\.runnableCalls, in order \(2\), got 1/));
   assert.throws(() => reply.answer({ toolu_1: 'a', toolu_2: 'b' }), TypeError);
   assert.throws(() => reply.answer(new Map([[0, 'a']])), renderError(/no result for call 1 \(get_time 'toolu_2'\)/));
   assert.throws(() => reply.answer(new Map([[0, 'a'], ['toolu_1', 'b'], [1, 'c']])), renderError(/two results for call 0/));
@@ -52,11 +52,12 @@ test('a results argument that cannot answer the turn is refused, saying why', ()
 test('a dropped call takes no result, and a rejected one given none gets its error result', () => {
   const cut = read('openai', chat([['c1', 'f', '{}'], ['c2', 'g', '{"a":']], 'length'));
   assert.deepEqual(cut.fates(), ['runnable', 'dropped']);
-  assert.throws(() => cut.answer(['ok', 'late']), renderError(/call 1 \(g\) was dropped/));
-  assert.deepEqual(cut.answer(['ok', undefined]), [{ role: 'tool', tool_call_id: 'c1', content: 'ok' }]);
+  assert.throws(() => cut.answer(new Map([[0, 'ok'], [1, 'late']])), renderError(/call 1 \(g\) was dropped/));
+  assert.throws(() => cut.answer(['ok', 'late']), renderError(/runnableCalls, in order \(1\), got 2/));
+  assert.deepEqual(cut.answer(['ok']), [{ role: 'tool', tool_call_id: 'c1', content: 'ok' }]);
   const bad = read('openai', chat([['c1', 'f', '{}'], ['c2', 'g', '{"a":']]));
   assert.deepEqual(bad.fates(), ['runnable', 'rejected']);
-  const [, answered] = bad.answer(['ok', undefined]);
+  const [, answered] = bad.answer(['ok']); // one per runnable call; the rejected one gets its error
   assert.equal(answered.content, bad.errorResult(bad.calls[1]));
   assert.match(answered.content, /^Error: the arguments of the call to 'g' could not be decoded \(.+\); send the call again/);
   assert.throws(() => bad.errorResult(bad.calls[0]), TypeError);

@@ -38,7 +38,7 @@ const formats: string[] = mine.formats;
 const decoded: boolean = decodeArguments('{"a": 1}').undecodable;
 const turn: Json = reply.assistantMessage({ registry: mine });
 const results: ToolResults = new Map<ToolCall | string | number, Json | Error>([[0, 'ok'], ['call_1', { temperature: 21 }], [1, new Error('failed')]]);
-const answered: Json[] = [...reply.answer(results), ...reply.answer(['ok', undefined, [{ type: 'text', text: 'a' }]])];
+const answered: Json[] = [...reply.answer(results), ...reply.answer(['ok', [{ type: 'text', text: 'a' }]])];
 const rejected: string = first ? reply.errorResult(first) + Reply.errorResult(first.toJSON()) + TextReply.errorResult(first) : '';
 const converted: Json = convert(reply, 'anthropic', { lossy: true, ids: (call, index) => `${call.name}_${index}` });
 const minted: Json = convert(reply, 'mistral', { ids: 'mint', registry: null });
