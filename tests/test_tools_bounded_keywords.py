@@ -10,6 +10,7 @@ checked as a ratio of n and 4n in one run, never against the clock.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -29,9 +30,11 @@ BACKREF = r"^(\w+\s?)*\1!$"  # a back-reference: backtracking, stopped by its bu
 
 def _growth(tools: Tools, n: int) -> float:
     """How much longer checking a call with a name of 4n letters takes than one of n."""
+    fresh = itertools.count()  # new names every run: a repeated call is not checked again
+
     def check(length: int) -> Callable[[], Any]:
-        calls = [ToolCall("f", {"a" * length + str(i) + "!": 1}) for i in range(20)]
-        return lambda: [tools.check(c) for c in calls]
+        return lambda: [tools.check(ToolCall("f", {"a" * length + str(next(fresh)) + "!": 1}))
+                        for _ in range(20)]
 
     return growth(check, n)
 
