@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 import pytest
-from test_fastpath import _variants
+from test_fastpath import VARIANT_STRIDE, _variants, sampled_variants
 
 from toolwire import Registry, Reply
 from toolwire._spec.wirespec import WireSpec, compile_wire_spec
@@ -99,13 +99,26 @@ INTERPRETER = list(each_test(cases(under="interpreter")))
 
 @pytest.mark.parametrize(("name", "case", "test"), INTERPRETER, ids=[t[0] for t in INTERPRETER])
 def test_generated_read_agrees_on_every_spec_shape(name: str, case: Any, test: Any) -> None:
+    """Each shape's response, and a fixed sample of its damaged variants."""
+    _agrees_on_the_shape(name, case, test, VARIANT_STRIDE)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize(("name", "case", "test"), INTERPRETER, ids=[t[0] for t in INTERPRETER])
+def test_generated_read_agrees_on_every_damaged_variant_of_every_spec_shape(
+    name: str, case: Any, test: Any
+) -> None:
+    _agrees_on_the_shape(name, case, test, 1)
+
+
+def _agrees_on_the_shape(name: str, case: Any, test: Any, every: int) -> None:
     spec = compile_wire_spec(case.data["spec"])
     response = test["response"]
     if not isinstance(response, dict):
         return
     for strict in (None, True, False):
         _agree(spec, response, strict)
-    for variant in _variants(response):
+    for variant in sampled_variants(name, response, every):
         if isinstance(variant, dict):
             _agree(spec, variant, test.get("strict"))
 

@@ -201,15 +201,35 @@ def test_no_case_is_left_not_implemented(counts: dict[str, Any]) -> None:
         assert reason.split(":")[0] in MAY_BE_NOT_IMPLEMENTED, reason
 
 
-def test_the_js_runner_prints_honest_totals() -> None:
-    out = _run().stdout
+def _assert_the_printed_totals_count_every_case(out: str, cases: int) -> None:
     totals = re.search(
         r"^(\d+) passed, (\d+) failed, (\d+) skipped \(optional\), (\d+) not implemented$",
         out, re.M,
     )
     assert totals, out
+    assert sum(map(int, totals.groups())) == cases
+
+
+def test_the_js_runner_prints_honest_totals_for_a_case_of_every_kind(tmp_path: Path) -> None:
+    """The text report on a suite of one case per kind, optional ones among them where a kind
+    has any (the JSON counts of the whole suite are checked above, from one run)."""
+    picked: dict[tuple[str, bool], Path] = {}
+    for path in sorted(SUITE.rglob("*.json")):
+        optional = bool(json.loads(path.read_text(encoding="utf-8")).get("optional"))
+        picked.setdefault((_kind_of(path), optional), path)
+    for path in picked.values():
+        target = tmp_path / path.relative_to(SUITE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    assert {kind for kind, _ in picked} == set(_suite_counts()[0])
+    _assert_the_printed_totals_count_every_case(_run("--suite", str(tmp_path)).stdout,
+                                                len(picked))
+
+
+@pytest.mark.exhaustive
+def test_the_js_runner_prints_honest_totals() -> None:
     cases, _ = _suite_counts()
-    assert sum(map(int, totals.groups())) == sum(cases.values())
+    _assert_the_printed_totals_count_every_case(_run().stdout, sum(cases.values()))
 
 
 def test_a_case_key_the_runner_does_not_check_fails_loudly(tmp_path: Path) -> None:

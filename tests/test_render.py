@@ -11,8 +11,10 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from collections.abc import Callable
 from typing import Any
 
+import growth
 import pytest
 
 import toolwire
@@ -245,16 +247,9 @@ def _many_calls(n: int, ids: bool) -> toolwire.Reply:
     return toolwire.read("gemini", {"candidates": [{"content": {"parts": parts}}]})
 
 
-def _seconds_to_answer(reply: toolwire.Reply, keys: list[Any]) -> float:
-    import time
-
+def _answering(reply: toolwire.Reply, keys: list[Any]) -> Callable[[], object]:
     results = dict.fromkeys(keys, "ok")
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        reply.answer(results)
-        best = min(best, time.perf_counter() - started)
-    return best
+    return lambda: reply.answer(results)
 
 
 @pytest.mark.parametrize("key", ["call", "id", "equal call"])
@@ -267,8 +262,9 @@ def test_answering_4x_the_calls_takes_about_4x_the_time(key: str) -> None:
         return list(reply.calls)
 
     small, large = _many_calls(2_500, True), _many_calls(10_000, True)
-    ratio = _seconds_to_answer(large, keys(large)) / _seconds_to_answer(small, keys(small))
-    assert ratio < 8, f"4x the calls took {ratio:.1f}x the time (linear: 4, quadratic: 16)"
+    ratio = growth.ratio(_answering(small, keys(small)), _answering(large, keys(large)))
+    assert ratio < growth.GROWTH_BOUND, (
+        f"4x the calls took {ratio:.1f}x the time (linear: 4, quadratic: 16)")
 
 
 def test_an_equal_call_still_names_one_call_among_thousands() -> None:

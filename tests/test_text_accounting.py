@@ -12,10 +12,11 @@ from __future__ import annotations
 import io
 import json
 import pickle
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from growth import GROWTH_BOUND, growth
 
 import toolwire
 from toolwire import Registry, ToolCall, Tools
@@ -174,17 +175,12 @@ def test_a_registry_lists_the_aliases_of_its_text_formats() -> None:
 )
 def test_reading_past_a_quoted_marker_stays_linear(fmt: str, unit: str) -> None:
     """Thousands of blocks whose payload runs past their marker: 4x the text, not 16x the time."""
-    def seconds(n: int) -> float:
+    def prepare(n: int) -> Callable[[], object]:
         text = unit * n
-        best = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            read_text(fmt, text)
-            best = min(best, time.perf_counter() - started)
-        return best
+        return lambda: read_text(fmt, text)
 
-    small, large = seconds(2_000), seconds(8_000)
-    assert large < 8 * small + 0.05, (small, large)
+    ratio = growth(prepare, 2_000)
+    assert ratio < GROWTH_BOUND, f"4x the text took {ratio:.1f}x the time (linear: 4)"
 
 
 def test_the_command_line_takes_a_text_format_by_its_alias(tmp_path: Path) -> None:

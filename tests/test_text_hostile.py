@@ -1,7 +1,8 @@
 """Hostile replies stay cheap: linear time, no recursion errors, no evaluation.
 
-The bounds are generous on purpose (a slow CI machine must not fail them); the
-per-megabyte flatness from 1 MB to 10 MB is measured by ``tools/bench_text.py``.
+The bounds are generous on purpose and counted in the test thread's CPU seconds (time spent
+waiting for a core on a busy machine is not counted, so load cannot fail them); they catch a
+hang. The per-megabyte flatness from 1 MB to 10 MB is measured by ``tools/bench_text.py``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import bench_text
 
 MB = 1_000_000
 SECONDS_FOR_ONE_MB = 10.0
+"""CPU seconds, far above the bench's figures: a hang fails it, a slowdown does not."""
 
 
 @pytest.mark.parametrize("fmt", sorted(bundled_text_specs()))
@@ -26,9 +28,9 @@ def test_a_hostile_megabyte_is_read_within_a_generous_bound(fmt: str) -> None:
     text = bench_text.hostile_text(fmt, MB)
     assert len(text) == MB
     spec = bundled_text_specs()[fmt]
-    started = time.perf_counter()
+    started = time.thread_time()
     extract_text(spec, text)
-    assert time.perf_counter() - started < SECONDS_FOR_ONE_MB
+    assert time.thread_time() - started < SECONDS_FOR_ONE_MB
 
 
 @pytest.mark.parametrize("fmt", sorted(bundled_text_specs()))
@@ -88,10 +90,10 @@ def test_a_pythonic_literal_just_within_the_depth_limit_still_reads() -> None:
 
 def test_a_long_unterminated_string_is_read_once() -> None:
     text = "[f(a='" + "x" * (2 * MB)
-    started = time.perf_counter()
+    started = time.thread_time()
     clean, calls = extract_from_text("pythonic", text)
     assert clean == "" and [(c.name, c.incomplete) for c in calls] == [("f", True)]
-    assert time.perf_counter() - started < SECONDS_FOR_ONE_MB
+    assert time.thread_time() - started < SECONDS_FOR_ONE_MB
 
 
 def test_pythonic_text_is_never_evaluated(tmp_path: Path) -> None:

@@ -27,9 +27,11 @@ median (``time.perf_counter_ns``) over rounds in which each contender is sampled
 a rotating order, each sample repeating its call for ~0.3 ms; a ratio is the median of
 the per-round ratios, so a burst of load on a shared machine hits both sides of a pair
 alike. It prints the machine, a table of medians and ratios, and PASS or FAIL per
-target; the exit status is 0 only when every target passes. ``tools/bench_text.py``'s
-rows (text formats, time per MB) follow when that file exists, with its two targets per
-format: time per MB flat from 1 to 10 MB, and within 2x of Hermes's.
+target; the exit status is 0 only when every target passes. ``tools/bench_growth.py``'s
+rows follow: 4n against n for every cost the suite holds to linear growth (target 6x).
+``tools/bench_text.py``'s rows (text formats, time per MB) follow when that file exists,
+with its two targets per format: time per MB flat from 1 to 10 MB, and within 2x of
+Hermes's.
 """
 
 from __future__ import annotations
@@ -507,6 +509,15 @@ def bench_stream(quick: bool, verdicts: Verdicts) -> None:
                      else "anthropic", figure, ok)
 
 
+def bench_growth(quick: bool, verdicts: Verdicts) -> None:
+    """4n against n (``tools/bench_growth.py``) for every cost the suite holds to linear."""
+    module = importlib.import_module("bench_growth")
+    print("\nGrowth, 4n against n (tools/bench_growth.py): medians, and the median per-round"
+          " ratio")
+    for verdict in module.report(module.run(quick)):
+        verdicts.add(*verdict)
+
+
 MAX_SDK_OBJECT_OVER_BODY = 1.2
 MAX_READ_OVER_LANGCHAIN = 0.5
 
@@ -672,6 +683,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="skip reading SDK response objects against their bodies")
     parser.add_argument("--no-batch", action="store_true", help="skip tools/bench_batch.py")
     parser.add_argument("--no-stream", action="store_true", help="skip tools/bench_stream.py")
+    parser.add_argument("--no-growth", action="store_true", help="skip tools/bench_growth.py")
     parser.add_argument("--no-tools", action="store_true",
                         help="skip checking calls against the offered tools")
     args = parser.parse_args(argv)
@@ -695,6 +707,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_tools(settings, verdicts)
     if not args.no_stream:
         bench_stream(args.quick, verdicts)
+    if not args.no_growth:
+        bench_growth(args.quick, verdicts)
     if not args.no_cli:
         bench_cli(settings, verdicts, instructions=args.instructions)
     if not args.no_text:
