@@ -11,11 +11,15 @@ from typing import Any
 import pytest
 from test_batch_rows import check_rows_against_read
 
+import toolwire
 from toolwire.cli import main
 
 from conformance import cases, each_test
 
 WIRE = [(c.data["format"], t) for _n, c, t in each_test(cases())]
+READABLE = next(t for f, t in WIRE if f == "openai" and "error" not in t.get("expect", {})
+                and toolwire.sniff_format(t["response"]) == "openai")
+"""A conformance reply that reads, sniffed, without error: whatever order the cases come in."""
 
 
 def _lines() -> list[str]:
@@ -119,7 +123,7 @@ def test_rows_go_to_stdout_and_the_summary_to_stderr_with_out_dash(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = tmp_path / "in.jsonl"
-    source.write_text(json.dumps(WIRE[0][1]["response"]) + "\n", encoding="utf-8")
+    source.write_text(json.dumps(READABLE["response"]) + "\n", encoding="utf-8")
     assert main(["batch", str(source), "--out", "-"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out.splitlines()[0])["kind"] == "reply"
@@ -238,7 +242,7 @@ def test_a_log_with_no_readable_record_exits_1_and_says_where_to_look(tmp_path: 
 def test_a_log_with_some_readable_records_exits_0_and_hints_at_the_wrapped_ones(
     tmp_path: Path,
 ) -> None:
-    _fmt, first = WIRE[0]
+    first = READABLE
     source = tmp_path / "mixed.jsonl"
     source.write_text(json.dumps(first["response"]) + "\n"
                       + json.dumps({"response": first["response"]}) + "\n", encoding="utf-8")
