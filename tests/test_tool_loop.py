@@ -65,6 +65,19 @@ def test_a_reply_without_text_or_calls_has_no_turn_to_write_back() -> None:
         toolwire.read("anthropic", body).assistant_message()
 
 
+def test_a_choice_the_content_filter_stopped_ends_the_loop_with_no_turn() -> None:
+    body = {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "finish_reason": "content_filter",
+                         "content_filter_results": {"violence": {"filtered": True,
+                                                                 "severity": "medium"}}}]}
+    reply = toolwire.read("openai", body)
+    assert not reply.has_calls and reply.calls == ()
+    assert (reply.finish_reason, reply.truncated, reply.text) == ("content_filter", False, None)
+    with pytest.raises(RenderError, match="holds no text and no call"):
+        reply.assistant_message()
+    assert reply.answer({}) == []
+
+
 def test_a_cut_reply_with_text_keeps_its_text_turn() -> None:
     reply = toolwire.read("openai", _chat("length", ("f", '{"a'), content="Let me look."))
     assert not reply.has_calls

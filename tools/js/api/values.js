@@ -4,7 +4,7 @@
 // TextReply.to_dict(): specs/README.md §7), so a reply read here is data a Python process reads back.
 import { fates as fatesOf } from '../lib/interpreter.js';
 import { replyToDict } from '../lib/reply_json.js';
-import { assistantTurn, answer as answerWith, convert as convertWith } from '../lib/render.js';
+import { assistantMessage as assistantMessageOf, answer as answerWith, convert as convertWith } from '../lib/render.js';
 import { errorResult as errorResultOf } from '../lib/error_result.js';
 import { ToolwireError } from '../lib/interpreter.js';
 
@@ -146,7 +146,9 @@ export class Reply {
 
   // The assistant turn to append to the history, in this reply's own format (§6.2): its items
   // as the provider needs them back, each call written back from its ToolCall, dropped calls removed.
-  assistantMessage({ registry = null } = {}) { return assistantTurn(specOf(this, registry), this.#raw); }
+  // A turn that would hold nothing (no text, no kept call: a reply a content filter stopped, or
+  // cut inside its only call) is a render_error, as in Python: no provider takes it back.
+  assistantMessage({ registry = null } = {}) { return assistantMessageOf(specOf(this, registry), this.#raw); }
 
   // The provider-native message(s) carrying a result for every call of the assistant turn (§6.3).
   // `results`: a Map keyed by a call of reply.calls (or an equal one), its id, or its index in

@@ -70,6 +70,14 @@ test('the assistant turn echoes the reply and leaves the dropped call out', () =
   assert.deepEqual(cut.assistantMessage(), { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] });
 });
 
+test('a choice the content filter stopped, without a message, ends the loop with no turn to write back', () => {
+  const reply = read('openai', { object: 'chat.completion', choices: [{ index: 0, finish_reason: 'content_filter', content_filter_results: { violence: { filtered: true, severity: 'medium' } } }] });
+  assert.equal(reply.hasCalls, false);
+  assert.deepEqual([reply.calls.length, reply.finishReason, reply.truncated], [0, 'content_filter', false]);
+  assert.throws(() => reply.assistantMessage(), renderError(/holds no text and no call/));
+  assert.deepEqual(reply.answer([]), []);
+});
+
 test('convert refuses what the target cannot express and mints ids on request', () => {
   const gemini = read('gemini', { candidates: [{ content: { role: 'model', parts: [
     { functionCall: { name: 'f', args: { a: 1 } }, thoughtSignature: 'c2ln' }] }, finishReason: 'STOP' }] });
