@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { loadFolder, loadFile, compileSpec, sortProblems } from './lib/loader.js';
-import { read, readIn, sniff, fates, fromStructuredOutput, ToolwireError } from './lib/interpreter.js';
+import { read, readIn, sniff, sniffFormat, fates, fromStructuredOutput, ToolwireError } from './lib/interpreter.js';
 import { compileExpression } from './lib/expression.js';
 import { textScanner, NotImplemented } from './lib/text.js';
 import { compileTools, checkCalls, toolsFromSchemas } from './lib/tools.js';
@@ -198,7 +198,7 @@ const runners = {
     for (const [i, test] of data.tests.entries()) {
       currentTest = i;
       let format = data.format;
-      if ('sniff' in test.expect) expectSame(sniff(specs, test.response), test.expect.sniff, 'sniff');
+      if ('sniff' in test.expect) expectSame(sniffFormat(specs, test.response), test.expect.sniff, 'sniff');
       if (format === null) format = sniff(specs, test.response);
       const scanText = test.text_format === undefined ? null
         : textScanner(textSpecs[test.text_format] ||= fs.readFileSync(path.join(SPECS, 'text', `${test.text_format}.yaml`), 'utf8'), test.text_params || {});

@@ -352,10 +352,14 @@ class Registry:
     # -- the operations ------------------------------------------------------------
 
     def sniff_format(self, data: Any) -> str | None:
-        """The format whose sniff predicate holds first (by priority), or None."""
+        """The format whose sniff predicate holds first (by priority), or None — also for a
+        part of a reply (a choice, a message, a content block: a spec's ``shape.parts``),
+        which is no reply of any format (specs/README.md §1.11)."""
         try:
             response = coerce_response(data, None)
         except ValueError:
+            return None
+        if part_of(self._part_order, response) is not None:
             return None
         for fmt, sniff in self._sniff_order:
             try:

@@ -3,7 +3,7 @@
 // export`'s specs.json), compiled on first use; a user's own specs are YAML text or data, loaded
 // and checked as the bundled ones were (specs/README.md §2), and may extend the bundled ones.
 import { compileSpec, loadFile, sortProblems } from '../lib/loader.js';
-import { read as readSpec, readIn, sniff, fromStructuredOutput, withNested, visit, emptyReply, ToolwireError } from '../lib/interpreter.js';
+import { read as readSpec, readIn, sniff, sniffFormat, fromStructuredOutput, withNested, visit, emptyReply, ToolwireError } from '../lib/interpreter.js';
 import { holds } from '../lib/expression.js';
 import { loads, isObject } from '../lib/json.js';
 import { normalized } from '../lib/normalize.js';
@@ -105,11 +105,12 @@ export class Registry {
     return new Registry({ wire: { ...this.#wire, ...added }, text: { ...this.#text, ...texts } });
   }
 
-  // The format whose sniff predicate holds on the response's top-level shape, or null.
+  // The format whose sniff predicate holds on the response's top-level shape, or null — also for
+  // a part of a reply (a choice, a message, a content block), which is no reply of any format (§1.11).
   sniffFormat(data) {
     let response;
     try { response = parsed(data); } catch { return null; }
-    return isObject(response) ? sniff(this.specs(), response) : null;
+    return isObject(response) ? sniffFormat(this.specs(), response) : null;
   }
 
   // The spec of `format`, or of the sniffed format when it is null (a stream event is refused, naming the accumulator).

@@ -311,6 +311,12 @@ export function fates(reply) {
 const sniffOrder = (specs) => Object.values(specs).filter((s) => s.sniff)
   .sort((a, b) => b.sniff.priority - a.sniff.priority || (a.format < b.format ? -1 : 1));
 
+// What sniff_format answers (§1.3): null for a part of a reply (a choice, a message, a content
+// block: §1.11), else the first spec whose sniff predicate holds.
+export function sniffFormat(specs, data) {
+  return partOf(specs, data) ? null : sniff(specs, data);
+}
+
 // The first spec, by descending priority then name, whose sniff predicate holds.
 export function sniff(specs, data) {
   for (const spec of sniffOrder(specs)) {
@@ -321,7 +327,7 @@ export function sniff(specs, data) {
 
 // §1.11: the error for a part of a reply (a choice, a message, a content block) by the `shape.parts`
 // of the specs that sniff, in sniff order (`first`'s own first); null where none holds.
-function partOf(specs, response, first = null) {
+export function partOf(specs, response, first = null) {
   const order = sniffOrder(specs);
   const ordered = first ? [...order.filter((s) => s.format === first), ...order.filter((s) => s.format !== first)] : order;
   for (const spec of ordered) {
