@@ -87,8 +87,9 @@ def test_rows_of_each_conformance_reply_agree_with_read(
     found = compact_rows(body, fmt, None, name, strict)
     assert all(r["record_id"] == name for r in found)
     check_rows_against_read(found, fmt, body, strict)
-    as_text = compact_rows(json.dumps(body), fmt, None, name, strict)
-    assert as_text == found
+    if not isinstance(body, str):  # a body given as JSON text is its own text form
+        as_text = compact_rows(json.dumps(body), fmt, None, name, strict)
+        assert as_text == found
 
 
 def test_rows_carry_every_column_in_schema_order() -> None:
