@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._expression import Expression
-from .._spec.source import default_source
+from .._spec.spec_source import default_source
 from .._values.json_values import copy_json
 from .._values.reply import Reply
 from ..errors import (
@@ -31,7 +31,6 @@ from ..errors import (
     UnknownFormat,
     UnsupportedStream,
 )
-from .compiled import CompiledStream, Rule, compiled_stream, plan_for
 from .docpath import PathError, show
 from .engine import Broken, Engine
 from .events import event_json, normalised_event
@@ -41,11 +40,12 @@ from .identify import error_format, finished_reply, sniff_expression, sniff_orde
 from .ready import Ready
 from .replies import build, facts
 from .slots import Slot
+from .stream_rules import CompiledStream, Rule, compiled_stream, plan_for
 from .updates import StreamUpdate, classify
 
 if TYPE_CHECKING:
     from .._spec import WireSpec
-    from .._spec.source import SpecSource
+    from .._spec.spec_source import SpecSource
 
 __all__ = ["Accumulator", "read_stream"]
 
@@ -103,7 +103,7 @@ class Accumulator:
         self._shapes: dict[str, bool] = {}  # the shape's verdict per value of its one field
 
     def _plan(self, stream: CompiledStream, event_type: Any) -> Plan:
-        """The steps an event of this type runs (:func:`.compiled.plan_for`), bound here."""
+        """The steps an event of this type runs (:func:`.stream_rules.plan_for`), bound here."""
         ops = self._engine.ops
         pick, buckets, default = plan_for(stream.rules_for(event_type))
 
@@ -307,7 +307,7 @@ class Accumulator:
 
     def _fits(self, stream: CompiledStream, data: dict[str, Any]) -> bool:
         """Whether ``stream.shape`` holds on the event (remembered per value of the one
-        field it reads, where it reads one: :class:`.compiled.CompiledStream`)."""
+        field it reads, where it reads one: :class:`.stream_rules.CompiledStream`)."""
         shape = stream.shape
         assert shape is not None
         field = stream.shape_field
