@@ -230,80 +230,86 @@ class Accumulator:
             if stream.detect:
                 assert self._spec is not None
                 data = normalised_event(self._spec, data, index)
-            engine = self._engine
-            rule_name: str | None = None
-            try:
-                event_type = stream.event_type.evaluate(data) if stream.event_type else None
-                if event_type is None:
-                    event_type = event_name
-                self._last_type = event_type
-                error = stream.error
-                if error is not None and (error.on is None or (
-                        type(event_type) is str and event_type in error.on)) and (
-                        error.when is None or error.when.evaluate(data) is True):
-                    raise self._provider_error(stream, data, index)
-                for guard in stream.refuse:
-                    if guard.matches(data, event_type):
-                        raise UnsupportedStream(stream.format, guard.reason, index)
-                plan = self._plans.get(event_type if type(event_type) is str else None)
-                # A plan exists for a type only once an event of it fitted the shape: where the
-                # shape reads the type alone, that settles it (CompiledStream.shape_by_type).
-                if stream.shape is not None and not (
-                        plan is not None and stream.shape_by_type and type(event_type) is str):
-                    field = stream.shape_field
-                    value = data.get(field) if field is not None else None
-                    if not (type(value) is str and self._shapes.get(value) is True) and not (
-                            self._fits(stream, data)):
-                        self._not_mine(data, index)
-                was_complete = engine.complete
-                if engine.opened:
-                    engine.opened.clear()
-                if engine.closed:
-                    engine.closed.clear()
-                if plan is None:
-                    plan = self._plan(stream, event_type)
-                pick, buckets, steps = plan
-                if pick is not None:
-                    value = pick(data)
-                    if type(value) is str:
-                        steps = buckets.get(value, steps)
-                for name, when, each, run, op in steps:
-                    if when is not None and when(data) is not True:
-                        continue
-                    rule_name = name
-                    if each is None:
-                        run(op, data)
-                        continue
-                    fragments = each(data)
-                    if type(fragments) is list:
-                        for fragment in fragments:
-                            run(op, fragment)
-                    elif fragments is not None:
-                        run(op, fragments)
-                rule_name = None
-                if was_complete:
-                    self._keep_fixed(index)
-                    return ()
-                completing = engine.ended or (
-                    stream.complete is not None and engine.document is not None
-                    and stream.complete.evaluate(engine.document) is True)
-                if not (completing or engine.closed or engine.opened):
-                    return ()  # most events: a delta that makes nothing ready
-                assert self._ready is not None
-                updates = self._ready.after_event(engine)
-                if completing:
-                    updates.extend(self._complete(stream, at_sentinel=False))
-                return tuple(updates)
-            except (Broken, PathError) as exc:
-                raise MalformedStream(stream.format, str(exc), index, rule_name) from None
-            except ToolwireError:
-                raise
-            except ValueError as exc:
-                reason = f"an expression of the stream rules failed: {exc}"
-                raise MalformedStream(stream.format, reason, index, rule_name) from None
+            return self._apply_rules(stream, data, index, event_name)
         except ToolwireError as failure:
             self._fail(failure)
             raise
+
+    def _apply_rules(self, stream: CompiledStream, data: dict[str, Any], index: int,
+                     event_name: str | None) -> tuple[StreamUpdate, ...]:
+        """Run the stream rules on one decoded event (its type, error and refusal checks,
+        its shape, then the steps of its plan); return what became ready."""
+        engine = self._engine
+        rule_name: str | None = None
+        try:
+            event_type = stream.event_type.evaluate(data) if stream.event_type else None
+            if event_type is None:
+                event_type = event_name
+            self._last_type = event_type
+            error = stream.error
+            if error is not None and (error.on is None or (
+                    type(event_type) is str and event_type in error.on)) and (
+                    error.when is None or error.when.evaluate(data) is True):
+                raise self._provider_error(stream, data, index)
+            for guard in stream.refuse:
+                if guard.matches(data, event_type):
+                    raise UnsupportedStream(stream.format, guard.reason, index)
+            plan = self._plans.get(event_type if type(event_type) is str else None)
+            # A plan exists for a type only once an event of it fitted the shape: where the
+            # shape reads the type alone, that settles it (CompiledStream.shape_by_type).
+            if stream.shape is not None and not (
+                    plan is not None and stream.shape_by_type and type(event_type) is str):
+                field = stream.shape_field
+                value = data.get(field) if field is not None else None
+                if not (type(value) is str and self._shapes.get(value) is True) and not (
+                        self._fits(stream, data)):
+                    self._not_mine(data, index)
+            was_complete = engine.complete
+            if engine.opened:
+                engine.opened.clear()
+            if engine.closed:
+                engine.closed.clear()
+            if plan is None:
+                plan = self._plan(stream, event_type)
+            pick, buckets, steps = plan
+            if pick is not None:
+                value = pick(data)
+                if type(value) is str:
+                    steps = buckets.get(value, steps)
+            for name, when, each, run, op in steps:
+                if when is not None and when(data) is not True:
+                    continue
+                rule_name = name
+                if each is None:
+                    run(op, data)
+                    continue
+                fragments = each(data)
+                if type(fragments) is list:
+                    for fragment in fragments:
+                        run(op, fragment)
+                elif fragments is not None:
+                    run(op, fragments)
+            rule_name = None
+            if was_complete:
+                self._keep_fixed(index)
+                return ()
+            completing = engine.ended or (
+                stream.complete is not None and engine.document is not None
+                and stream.complete.evaluate(engine.document) is True)
+            if not (completing or engine.closed or engine.opened):
+                return ()  # most events: a delta that makes nothing ready
+            assert self._ready is not None
+            updates = self._ready.after_event(engine)
+            if completing:
+                updates.extend(self._complete(stream, at_sentinel=False))
+            return tuple(updates)
+        except (Broken, PathError) as exc:
+            raise MalformedStream(stream.format, str(exc), index, rule_name) from None
+        except ToolwireError:
+            raise
+        except ValueError as exc:
+            reason = f"an expression of the stream rules failed: {exc}"
+            raise MalformedStream(stream.format, reason, index, rule_name) from None
 
     def _fits(self, stream: CompiledStream, data: dict[str, Any]) -> bool:
         """Whether ``stream.shape`` holds on the event (remembered per value of the one
