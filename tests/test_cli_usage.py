@@ -288,7 +288,7 @@ def test_a_yml_file_is_read_like_a_yaml_file(tmp_path: Path,
     registry = toolwire.Registry.from_paths(tmp_path)
     call = registry.extract("dialect", {"calls": [{"name": "f", "arguments": {}}]})
     assert [c.name for c in call] == ["f"]
-    from toolwire._spec.load import load_wire_spec
+    from toolwire._spec.wire_file import load_wire_spec
 
     assert load_wire_spec(tmp_path / "dialect.yml").format == "dialect"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from toolwire import Registry
-from toolwire._spec.load import load_wire_spec
+from toolwire._spec.wire_file import load_wire_spec
 from toolwire._spec.wirespec import WireSpec
 from toolwire.errors import SpecError
 

@@ -21,7 +21,7 @@ import pytest
 import toolwire._registry.registry
 from toolwire import Registry
 from toolwire._paths import bundled_specs_dir
-from toolwire._spec.load import load_wire_spec
+from toolwire._spec.wire_file import load_wire_spec
 from toolwire.cli import main as cli_main
 from toolwire.errors import SpecError
 
@@ -208,7 +208,7 @@ def test_an_extends_of_a_megabyte_is_refused_in_short_lines(tmp_path: Path) -> N
 
 
 def test_a_spec_file_beyond_the_size_bound_is_refused_unread(tmp_path: Path) -> None:
-    from toolwire._spec.loader import MAX_SPEC_BYTES
+    from toolwire._spec.document import MAX_SPEC_BYTES
 
     padding = "# " + "x" * 78 + "\n"
     text = VALID_HEAD + padding * (MAX_SPEC_BYTES // len(padding) + 1)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from toolwire._spec.loader import check_wire_document
+from toolwire._spec.document import check_wire_document
 from toolwire._spec.strict_yaml import Document
 from toolwire._spec.wirespec import compile_wire_spec
 from toolwire._wire import interpreter

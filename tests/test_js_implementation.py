@@ -293,7 +293,7 @@ stream:
 
 
 def _python_problems(folder: Path, name: str) -> list[dict[str, Any]]:
-    from toolwire._spec.load import load_wire_spec
+    from toolwire._spec.wire_file import load_wire_spec
 
     try:
         load_wire_spec(folder / name)

@@ -35,7 +35,7 @@ LAZY = {
     ("toolwire", "toolwire._stream"): "streaming: thirteen modules a plain read never needs",
     ("toolwire", "toolwire._tools"): "tool checks: jsonschema's machinery",
     ("toolwire._registry.loading", "toolwire._spec.extends"): "spec files: YAML and checks",
-    ("toolwire._registry.loading", "toolwire._spec.loader"): "spec files: YAML and checks",
+    ("toolwire._registry.loading", "toolwire._spec.document"): "spec files: YAML and checks",
     ("toolwire._registry.loading", "toolwire._text"): "the text reader, only for text specs",
     ("toolwire._registry.registry", "toolwire._render"):
         "rendering (Reply.assistant_message, answer): a plain read never renders",
@@ -49,7 +49,7 @@ LAZY = {
     ("toolwire._stream.given", "toolwire._sdk_objects"): "SDK objects, only for one",
     ("toolwire._text.extract", "toolwire._tools"): "tool checks, only with tools=",
     ("toolwire._tools.part", "toolwire._sdk_objects"): "SDK objects, only for one",
-    ("toolwire._wire.content", "toolwire._text"): "the text reader, only with text_format=",
+    ("toolwire._wire.reply_text", "toolwire._text"): "the text reader, only with text_format=",
     ("toolwire._wire.gate", "toolwire._wire.fastpred"): "compiled on the second check",
     ("toolwire._wire.interpreter", "toolwire._wire.fastpath"): "compiled on the second reply",
     ("toolwire._wire.interpreter", "toolwire._wire.fastread"): "generated on a second read",

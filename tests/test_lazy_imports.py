@@ -48,7 +48,7 @@ SUBSYSTEMS = ("toolwire._stream", "toolwire._tools", "toolwire._render",
               "toolwire._spec.sniff_overlap",
               "toolwire._spec.predicates", "toolwire._spec.yaml_messages",
               # Hugging Face response templates: loaded only when one is used
-              "toolwire._text.templates.load", "toolwire.cli._response_template")
+              "toolwire._text.templates.template_check", "toolwire.cli._response_template")
 """The subsystems, whichever exist: none is loaded by a plain extract or read."""
 
 

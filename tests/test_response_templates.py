@@ -24,7 +24,7 @@ from response_template_cases import CASES, FAILING, SET_ALARM_TOOLS, TEMPLATES
 
 import toolwire
 from toolwire import Registry
-from toolwire._text.templates.run import TemplateError
+from toolwire._text.templates.template_scan import TemplateError
 from toolwire._text.templates.text_format import TemplateTextSpec, response_template_spec
 from toolwire.errors import SpecError
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire._spec.load import load_wire_spec
+from toolwire._spec.wire_file import load_wire_spec
 from toolwire.errors import SpecError
 
 from conformance import Case, cases

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from toolwire import Registry
-from toolwire._spec.load import load_wire_spec
+from toolwire._spec.wire_file import load_wire_spec
 from toolwire.cli import main
 from toolwire.errors import SpecError
 

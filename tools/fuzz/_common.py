@@ -37,7 +37,7 @@ def import_instrumented() -> Any:
         import yaml  # noqa: F401
 
         import toolwire
-        import toolwire._spec.loader
+        import toolwire._spec.document
         import toolwire._spec.strict_yaml
         import toolwire._spec.wirespec
         import toolwire._stream  # imported on first use otherwise: never instrumented

@@ -66,8 +66,8 @@ def _check_problems(problems: Any) -> None:
 
 
 def check(text: str) -> None:
+    from toolwire._spec.document import check_wire_document
     from toolwire._spec.extends import compiled_data, resolve_file
-    from toolwire._spec.loader import check_wire_document
     from toolwire._spec.strict_yaml import load
     from toolwire._spec.wirespec import compile_wire_spec
     from toolwire._wire import interpreter

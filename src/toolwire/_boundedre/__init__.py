@@ -38,10 +38,10 @@ from typing import Any
 
 from ..errors import RegexBudgetExceeded
 from .dfa import dfa_test, usable
+from .engines import Budget, BudgetExceeded, backtrack, pike
 from .parse import MAX_NESTING, nesting, parse
 from .parse import Unsupported as _Unsupported
 from .program import MAX_PROGRAM, Program, build
-from .run import Budget, BudgetExceeded, backtrack, pike
 
 __all__ = ["DEFAULT_STEPS", "MAX_NESTING", "MAX_PROGRAM", "BoundedMatch", "BoundedPattern",
            "Budget", "Unsupported", "compile", "nesting", "one_budget"]

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .engines import is_word, starts
 from .program import ASSERT, CHAR, CHECK, JMP, MATCH, SAVE, SPLIT, Program
-from .run import is_word, starts
 
 __all__ = ["dfa_test", "usable"]
 

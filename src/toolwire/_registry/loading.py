@@ -40,9 +40,9 @@ def load_folder(
     A wire spec's ``extends`` resolves among this folder's specs, then in ``below``: the
     resolved specs of the folders loaded before, which then gain this folder's.
     """
-    # lazy: YAML, the meta-schema and extends only for spec files
+    # lazy: YAML, the meta-schema and extends only for spec files: the bundled specs do without
+    from .._spec.document import read_document  # lazy: as above
     from .._spec.extends import compiled_data, resolve_layer
-    from .._spec.loader import read_document  # lazy: as above: the bundled specs do without
 
     text: list[TextSpec] = []
     problems: list[SpecProblem] = []

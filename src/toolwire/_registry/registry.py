@@ -17,15 +17,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from .._paths import bundled_specs_dir
 from .._spec import WireSpec
 from .._spec.bundle import bundled_parts
-from .._spec.source import install_default
+from .._spec.spec_source import install_default
 from .._speed import TYPE_CHECKING, allocate_lock
 from .._speed.generated import SpecCode
 from .._values.reply import Reply, install_renderer
 from .._values.toolcall import ToolCall
 from .._wire import coerce_response, gate, interpreter
-from .._wire.content import lift_text_calls
 from .._wire.elsewhere import elsewhere, error_of, part_of
 from .._wire.reading import read_reply
+from .._wire.reply_text import lift_text_calls
 from .._wire.structured import structured_call
 from ..errors import (
     MalformedResponse,
@@ -567,6 +567,6 @@ class _Renderer:
 
 
 _DEFAULT: Registry | None = None
-install_default(Registry.default)  # the readers' registry when given none (_spec.source)
+install_default(Registry.default)  # the readers' registry when given none (_spec.spec_source)
 install_renderer(_Renderer())  # reply.assistant_message() and answer() (_values.reply)
 _DEFAULT_LOCK = allocate_lock()

@@ -5,6 +5,6 @@ reading a reply never imports it."""
 
 from __future__ import annotations
 
-from .turn import answer, assistant_message, convert, mint_id, render_call, reply_body
+from .tool_loop import answer, assistant_message, convert, mint_id, render_call, reply_body
 
 __all__ = ["answer", "assistant_message", "convert", "mint_id", "render_call", "reply_body"]

@@ -6,11 +6,11 @@ jsonschema, difflib) is imported from its own module by whoever needs it, so a p
 only reads replies from the precompiled bundle never pays for it.
 
 Modules: :mod:`.strict_yaml` (the YAML reader), :mod:`.yaml_messages` (its errors in an
-author's words), :mod:`.loader` (one document's checks, with :mod:`.predicates`,
+author's words), :mod:`.document` (one document's checks, with :mod:`.predicates`,
 :mod:`.bare_names`, :mod:`.stream_part` and :mod:`.tools_part`), :mod:`.extends`
-(dialects merged onto their base), :mod:`.load` (a file end to end), :mod:`.wirespec` (the
+(dialects merged onto their base), :mod:`.wire_file` (a file end to end), :mod:`.wirespec` (the
 compiled model, its parts in :mod:`.entries`), :mod:`.bundle` (the precompiled bundled
-specs), :mod:`.source` (specs by name, as the readers ask for them), :mod:`.skeleton`
+specs), :mod:`.spec_source` (specs by name, as the readers ask for them), :mod:`.skeleton`
 (``toolwire specs new``) and :mod:`.sniff_overlap` (sniff predicates that tie).
 """
 

@@ -42,7 +42,7 @@ from typing import Any, Final
 
 from .._paths import bundled_specs_dir
 from ..errors import SpecError, SpecProblem
-from .loader import check_wire_document, read_document
+from .document import check_wire_document, read_document
 from .stream_part import merge_stream
 from .strict_yaml import Document, escape_pointer
 

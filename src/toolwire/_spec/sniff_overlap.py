@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import Any
 
-    from .source import SpecSource
+    from .spec_source import SpecSource
 
 __all__ = [
     "SPECIAL", "Overlap", "Response", "case_responses", "holding", "overlaps", "sniffs_as",

@@ -3,7 +3,7 @@
 A :class:`WireSpec` is built once from a spec's validated data, with every JMESPath
 expression compiled and the four item lists folded into one lookup table from item
 type to candidate entries (:mod:`.entries` holds the parts). Nothing here parses YAML or
-validates: :mod:`.loader`
+validates: :mod:`.document`
 does that first, so a ``WireSpec`` is always well formed and the interpreter never
 meets a spec error at run time.
 """
@@ -277,7 +277,7 @@ def _normalize(
 def compile_wire_spec(
     data: Mapping[str, Any], path: str = "", *, compiler: Compile = compile_expression
 ) -> WireSpec:
-    """Compile validated spec data (see :func:`toolwire._spec.loader.check_wire_data`).
+    """Compile validated spec data (see :func:`toolwire._spec.document.check_wire_data`).
 
     ``compiler`` turns an expression's source into an :class:`Expression`; the bundle
     (:mod:`toolwire._spec.bundle`) passes one that reuses ASTs parsed when it was generated.

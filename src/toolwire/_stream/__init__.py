@@ -3,7 +3,7 @@
 Imported on first use only (``toolwire.Accumulator`` resolves through the package's
 module ``__getattr__``): reading a full response never pays for it. Modules:
 :mod:`.accumulator` (the public face), :mod:`.engine` (the eight operations),
-:mod:`.slots` (slot matching), :mod:`.compiled` (the ``stream:`` part, compiled),
+:mod:`.slots` (slot matching), :mod:`.stream_rules` (the ``stream:`` part, compiled),
 :mod:`.updates` (what ``feed`` hands out), :mod:`.ready` (when), :mod:`.replies` (the
 Reply of the document), :mod:`.identify` (what an event is), :mod:`.framing` (SSE / NDJSON),
 :mod:`.events` (the one entry of every event), :mod:`.docpath`, :mod:`.errors`.

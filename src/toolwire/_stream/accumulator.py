@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._expression import Expression
-from .._spec.source import default_source
+from .._spec.spec_source import default_source
 from .._values.json_values import copy_json
 from .._values.reply import Reply
 from ..errors import (
@@ -31,7 +31,6 @@ from ..errors import (
     UnknownFormat,
     UnsupportedStream,
 )
-from .compiled import CompiledStream, Rule, compiled_stream, plan_for
 from .docpath import PathError, show
 from .engine import Broken, Engine
 from .events import event_json, normalised_event
@@ -41,11 +40,12 @@ from .identify import error_format, finished_reply, sniff_expression, sniff_orde
 from .ready import Ready
 from .replies import build, facts
 from .slots import Slot
+from .stream_rules import CompiledStream, Rule, compiled_stream, plan_for
 from .updates import StreamUpdate, classify
 
 if TYPE_CHECKING:
     from .._spec import WireSpec
-    from .._spec.source import SpecSource
+    from .._spec.spec_source import SpecSource
 
 __all__ = ["Accumulator", "read_stream"]
 
@@ -103,7 +103,7 @@ class Accumulator:
         self._shapes: dict[str, bool] = {}  # the shape's verdict per value of its one field
 
     def _plan(self, stream: CompiledStream, event_type: Any) -> Plan:
-        """The steps an event of this type runs (:func:`.compiled.plan_for`), bound here."""
+        """The steps an event of this type runs (:func:`.stream_rules.plan_for`), bound here."""
         ops = self._engine.ops
         pick, buckets, default = plan_for(stream.rules_for(event_type))
 
@@ -230,84 +230,90 @@ class Accumulator:
             if stream.detect:
                 assert self._spec is not None
                 data = normalised_event(self._spec, data, index)
-            engine = self._engine
-            rule_name: str | None = None
-            try:
-                event_type = stream.event_type.evaluate(data) if stream.event_type else None
-                if event_type is None:
-                    event_type = event_name
-                self._last_type = event_type
-                error = stream.error
-                if error is not None and (error.on is None or (
-                        type(event_type) is str and event_type in error.on)) and (
-                        error.when is None or error.when.evaluate(data) is True):
-                    raise self._provider_error(stream, data, index)
-                for guard in stream.refuse:
-                    if guard.matches(data, event_type):
-                        raise UnsupportedStream(stream.format, guard.reason, index)
-                plan = self._plans.get(event_type if type(event_type) is str else None)
-                # A plan exists for a type only once an event of it fitted the shape: where the
-                # shape reads the type alone, that settles it (CompiledStream.shape_by_type).
-                if stream.shape is not None and not (
-                        plan is not None and stream.shape_by_type and type(event_type) is str):
-                    field = stream.shape_field
-                    value = data.get(field) if field is not None else None
-                    if not (type(value) is str and self._shapes.get(value) is True) and not (
-                            self._fits(stream, data)):
-                        self._not_mine(data, index)
-                was_complete = engine.complete
-                if engine.opened:
-                    engine.opened.clear()
-                if engine.closed:
-                    engine.closed.clear()
-                if plan is None:
-                    plan = self._plan(stream, event_type)
-                pick, buckets, steps = plan
-                if pick is not None:
-                    value = pick(data)
-                    if type(value) is str:
-                        steps = buckets.get(value, steps)
-                for name, when, each, run, op in steps:
-                    if when is not None and when(data) is not True:
-                        continue
-                    rule_name = name
-                    if each is None:
-                        run(op, data)
-                        continue
-                    fragments = each(data)
-                    if type(fragments) is list:
-                        for fragment in fragments:
-                            run(op, fragment)
-                    elif fragments is not None:
-                        run(op, fragments)
-                rule_name = None
-                if was_complete:
-                    self._keep_fixed(index)
-                    return ()
-                completing = engine.ended or (
-                    stream.complete is not None and engine.document is not None
-                    and stream.complete.evaluate(engine.document) is True)
-                if not (completing or engine.closed or engine.opened):
-                    return ()  # most events: a delta that makes nothing ready
-                assert self._ready is not None
-                updates = self._ready.after_event(engine)
-                if completing:
-                    updates.extend(self._complete(stream, at_sentinel=False))
-                return tuple(updates)
-            except (Broken, PathError) as exc:
-                raise MalformedStream(stream.format, str(exc), index, rule_name) from None
-            except ToolwireError:
-                raise
-            except ValueError as exc:
-                reason = f"an expression of the stream rules failed: {exc}"
-                raise MalformedStream(stream.format, reason, index, rule_name) from None
+            return self._apply_rules(stream, data, index, event_name)
         except ToolwireError as failure:
             self._fail(failure)
             raise
 
+    def _apply_rules(self, stream: CompiledStream, data: dict[str, Any], index: int,
+                     event_name: str | None) -> tuple[StreamUpdate, ...]:
+        """Run the stream rules on one decoded event (its type, error and refusal checks,
+        its shape, then the steps of its plan); return what became ready."""
+        engine = self._engine
+        rule_name: str | None = None
+        try:
+            event_type = stream.event_type.evaluate(data) if stream.event_type else None
+            if event_type is None:
+                event_type = event_name
+            self._last_type = event_type
+            error = stream.error
+            if error is not None and (error.on is None or (
+                    type(event_type) is str and event_type in error.on)) and (
+                    error.when is None or error.when.evaluate(data) is True):
+                raise self._provider_error(stream, data, index)
+            for guard in stream.refuse:
+                if guard.matches(data, event_type):
+                    raise UnsupportedStream(stream.format, guard.reason, index)
+            plan = self._plans.get(event_type if type(event_type) is str else None)
+            # A plan exists for a type only once an event of it fitted the shape: where the
+            # shape reads the type alone, that settles it (CompiledStream.shape_by_type).
+            if stream.shape is not None and not (
+                    plan is not None and stream.shape_by_type and type(event_type) is str):
+                field = stream.shape_field
+                value = data.get(field) if field is not None else None
+                if not (type(value) is str and self._shapes.get(value) is True) and not (
+                        self._fits(stream, data)):
+                    self._not_mine(data, index)
+            was_complete = engine.complete
+            if engine.opened:
+                engine.opened.clear()
+            if engine.closed:
+                engine.closed.clear()
+            if plan is None:
+                plan = self._plan(stream, event_type)
+            pick, buckets, steps = plan
+            if pick is not None:
+                value = pick(data)
+                if type(value) is str:
+                    steps = buckets.get(value, steps)
+            for name, when, each, run, op in steps:
+                if when is not None and when(data) is not True:
+                    continue
+                rule_name = name
+                if each is None:
+                    run(op, data)
+                    continue
+                fragments = each(data)
+                if type(fragments) is list:
+                    for fragment in fragments:
+                        run(op, fragment)
+                elif fragments is not None:
+                    run(op, fragments)
+            rule_name = None
+            if was_complete:
+                self._keep_fixed(index)
+                return ()
+            completing = engine.ended or (
+                stream.complete is not None and engine.document is not None
+                and stream.complete.evaluate(engine.document) is True)
+            if not (completing or engine.closed or engine.opened):
+                return ()  # most events: a delta that makes nothing ready
+            assert self._ready is not None
+            updates = self._ready.after_event(engine)
+            if completing:
+                updates.extend(self._complete(stream, at_sentinel=False))
+            return tuple(updates)
+        except (Broken, PathError) as exc:
+            raise MalformedStream(stream.format, str(exc), index, rule_name) from None
+        except ToolwireError:
+            raise
+        except ValueError as exc:
+            reason = f"an expression of the stream rules failed: {exc}"
+            raise MalformedStream(stream.format, reason, index, rule_name) from None
+
     def _fits(self, stream: CompiledStream, data: dict[str, Any]) -> bool:
         """Whether ``stream.shape`` holds on the event (remembered per value of the one
-        field it reads, where it reads one: :class:`.compiled.CompiledStream`)."""
+        field it reads, where it reads one: :class:`.stream_rules.CompiledStream`)."""
         shape = stream.shape
         assert shape is not None
         field = stream.shape_field

@@ -12,9 +12,9 @@ from typing import Any
 
 from .._expression import Expression
 from .._values.json_values import copy_json
-from .compiled import Op, Rule
 from .docpath import Path, PathError, get, put, show
 from .slots import Slot, SlotList, blank
+from .stream_rules import Op, Rule
 
 __all__ = ["Broken", "Engine"]
 

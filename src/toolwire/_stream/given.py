@@ -20,7 +20,7 @@ from .events import event_json
 from .identify import finished_reply
 
 if TYPE_CHECKING:
-    from .._spec.source import SpecSource
+    from .._spec.spec_source import SpecSource
     from .accumulator import Accumulator
 
 __all__ = ["NO_LINE_END", "feed_all"]

@@ -14,13 +14,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._expression import Expression, compile_expression
-from .compiled import compiled_stream
+from .stream_rules import compiled_stream
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from .._spec import WireSpec
-    from .._spec.source import SpecSource
+    from .._spec.spec_source import SpecSource
 
 __all__ = [
     "Verdict", "error_format", "finished_reply", "sniff_expression", "sniff_order",

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .compiled import CompiledStream
 from .docpath import Path
 from .engine import Engine
 from .slots import Slot
+from .stream_rules import CompiledStream
 from .updates import StreamUpdate
 
 __all__ = ["Ready"]

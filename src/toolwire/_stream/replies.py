@@ -17,11 +17,11 @@ from .._values.json_values import copy_json
 from .._values.reply import Reply
 from .._values.toolcall import ToolCall
 from .._wire import interpreter
-from .._wire.content import assistant_text
+from .._wire.reply_text import assistant_text
 from ..errors import ToolwireError
-from .compiled import CompiledStream
 from .docpath import get, put
 from .engine import Engine
+from .stream_rules import CompiledStream
 
 if TYPE_CHECKING:
     from .._spec import WireSpec

@@ -146,39 +146,7 @@ def _grammar(
             arguments_suffix=one("arguments_suffix"),
         )
     if grammar == "xml-parameters":
-        function = None
-        if "function" in entry:
-            function = (
-                render(f"{base}/function/open"),
-                render(f"{base}/function/name_end"),
-                render(f"{base}/function/close"),
-            )
-        tags = entry["parameter"]
-        parameter = (
-            render(f"{base}/parameter/open"),
-            render(f"{base}/parameter/name_end"),
-            render(f"{base}/parameter/value_open") if "value_open" in tags else None,
-            render(f"{base}/parameter/close"),
-        )
-        type_tags = None
-        if "type_open" in tags:
-            type_tags = (
-                render(f"{base}/parameter/type_open"), render(f"{base}/parameter/type_close")
-            )
-        return XmlGrammar(
-            function=function,
-            name_end=many("name_end"),
-            parameter=parameter,
-            value_trim=entry.get("value_trim", "whitespace"),
-            values=entry.get("values", "json-or-string"),
-            types=tuple(entry.get("types", ALL_TYPES)),
-            quoted_names=bool(entry.get("quoted_names", False)),
-            string_attribute=entry.get("string_attribute"),
-            string_value=entry.get("string_value", "true"),
-            function_name_attribute=entry.get("function_name_attribute"),
-            parameter_name_attribute=entry.get("parameter_name_attribute"),
-            type_tags=type_tags,
-        )
+        return _xml_parameters_grammar(base, entry, render, many)
     if grammar == "call-object":
         return CallObjectGrammar(
             prefix=render(f"{base}/call_prefix"),
@@ -204,3 +172,42 @@ def _grammar(
             json_constants=entry.get("constants", "python") == "python-and-json",
         )
     raise ValueError(f"unknown grammar {grammar!r}")  # the meta-schema rules this out
+
+
+def _xml_parameters_grammar(
+    base: str, entry: Mapping[str, Any], render: Render, many: Callable[[str], tuple[str, ...]]
+) -> XmlGrammar:
+    """The ``xml-parameters`` grammar: function and parameter tags, values typed by schema."""
+    function = None
+    if "function" in entry:
+        function = (
+            render(f"{base}/function/open"),
+            render(f"{base}/function/name_end"),
+            render(f"{base}/function/close"),
+        )
+    tags = entry["parameter"]
+    parameter = (
+        render(f"{base}/parameter/open"),
+        render(f"{base}/parameter/name_end"),
+        render(f"{base}/parameter/value_open") if "value_open" in tags else None,
+        render(f"{base}/parameter/close"),
+    )
+    type_tags = None
+    if "type_open" in tags:
+        type_tags = (
+            render(f"{base}/parameter/type_open"), render(f"{base}/parameter/type_close")
+        )
+    return XmlGrammar(
+        function=function,
+        name_end=many("name_end"),
+        parameter=parameter,
+        value_trim=entry.get("value_trim", "whitespace"),
+        values=entry.get("values", "json-or-string"),
+        types=tuple(entry.get("types", ALL_TYPES)),
+        quoted_names=bool(entry.get("quoted_names", False)),
+        string_attribute=entry.get("string_attribute"),
+        string_value=entry.get("string_value", "true"),
+        function_name_attribute=entry.get("function_name_attribute"),
+        parameter_name_attribute=entry.get("parameter_name_attribute"),
+        type_tags=type_tags,
+    )

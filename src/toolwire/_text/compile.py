@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .._expression import Expression
-from .._spec.loader import read_document
+from .._spec.document import read_document
 from .._spec.strict_yaml import Document
 from ..errors import SpecError
 from .markers import Template

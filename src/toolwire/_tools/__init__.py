@@ -14,7 +14,7 @@ or ``jsonschema``.
 
 from __future__ import annotations
 
-from .compiled import Tools, as_tools
+from .compiled_tools import Tools, as_tools
 from .definition import ToolDefinition
 
 __all__ = ["ToolDefinition", "Tools", "as_tools"]

@@ -14,11 +14,11 @@ from .._boundedre import one_budget
 from .._values.json_values import copy_json
 from .._values.toolcall import ArgumentError
 from ..errors import InvalidTools, RegexBudgetExceeded
-from .content import exact_content
 from .dialect import SchemaProblem, make_strict, translate, validator_class
 from .fastcheck import Check, compile_check
 from .part import RawTool, Shape
 from .references import check_references
+from .schema_key import exact_content
 from .validators import check_pattern_nesting, check_patterns, make_validator
 
 __all__ = ["ToolDefinition", "compile_definition", "schema_definition"]

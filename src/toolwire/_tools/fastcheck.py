@@ -27,8 +27,8 @@ from typing import Any
 
 from .._boundedre import compile as compile_bounded
 from .._speed.generated import compile_function, mode_from_environment
-from .content import exact_content
 from .formats import FORMATS
+from .schema_key import exact_content
 
 __all__ = ["Check", "compile_check"]
 

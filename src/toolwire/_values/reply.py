@@ -230,7 +230,7 @@ class Reply(CallSplit, Record):
         setfield(self, "choice_count", choice_count)
         # The assistant's text as the spec's `content` reads it (None: the spec reads none,
         # or the reply has none); with read(..., text_format=) the calls written in it are
-        # lifted out (toolwire._wire.content).
+        # lifted out (toolwire._wire.reply_text).
         setfield(self, "text", text)
         setfield(self, "turn", turn)
 

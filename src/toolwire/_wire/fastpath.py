@@ -191,21 +191,7 @@ def call_code(
         # No id at all (servers and SDK types that drop it: ollama's): id_text(None), "",
         # without two calls per call.
         w.line(depth + 2, "cid = '' if cid is None else _id_text(cid)")
-    if len(entry.keep) == 1:  # the common case (a signature, an item id): no empty dict
-        key, expression = entry.keep[0]
-        w.value(depth + 1, "v", expression, subject)
-        w.line(depth + 1, f"pd = None if v is None else {{{key!r}: v if type(v) is str"
-                          " else _copy(v)}")
-    elif entry.keep:
-        w.line(depth + 1, "pd = {}")
-        for key, expression in entry.keep:
-            w.value(depth + 1, "v", expression, subject)
-            w.line(depth + 1, "if v is not None:")
-            w.line(depth + 2, f"pd[{key!r}] = v if type(v) is str else _copy(v)")
-        w.line(depth + 1, "if not pd:")
-        w.line(depth + 2, "pd = None")
-    else:
-        w.line(depth + 1, "pd = None")
+    _provider_data_code(w, depth + 1, entry, subject)
     # decode_arguments returns an object as it is, to be copied: do that without the call,
     # and a flat object (every value a scalar) with one dict() (copy_json's own shortcut).
     # The raw arguments are kept as sent: the owned copy of an object, a string itself.
@@ -240,6 +226,26 @@ def call_code(
         w.line(depth, "else:")
         for text in unnamed:
             w.line(depth + 1, text)
+
+
+def _provider_data_code(w: Writer, depth: int, entry: CallEntry, subject: str) -> None:
+    """The code setting ``pd``: the entry's ``keep`` fields of the item that are present
+    (copied unless a string), or None when there are none."""
+    if len(entry.keep) == 1:  # the common case (a signature, an item id): no empty dict
+        key, expression = entry.keep[0]
+        w.value(depth, "v", expression, subject)
+        w.line(depth, f"pd = None if v is None else {{{key!r}: v if type(v) is str"
+                      " else _copy(v)}")
+    elif entry.keep:
+        w.line(depth, "pd = {}")
+        for key, expression in entry.keep:
+            w.value(depth, "v", expression, subject)
+            w.line(depth, "if v is not None:")
+            w.line(depth + 1, f"pd[{key!r}] = v if type(v) is str else _copy(v)")
+        w.line(depth, "if not pd:")
+        w.line(depth + 1, "pd = None")
+    else:
+        w.line(depth, "pd = None")
 
 
 def _new_call(w: Writer, depth: int, raw: str, rare: str, after: tuple[str, ...] = ()) -> None:

@@ -32,10 +32,10 @@ from .._values.json_values import copy_checked
 from .._values.records import SkippedItem, UnknownItem, call_record, item_record
 from .._values.reply import Reply
 from .._values.turn import Turn, owned
-from .content import text_of
 from .fastpath import Writer, call_code, namespace_of, walk_code
 from .fastpred import condition, value_of
 from .reading import failed_call, server_call, unknown_reason
+from .reply_text import text_of
 from .walk import call_name, plain_text
 
 if TYPE_CHECKING:
@@ -241,7 +241,7 @@ class _Values:
         list is null, a projection leaves its null results out, ``a || b`` is ``b`` where
         ``a`` is false to JMESPath. Off the response, paths read already are not read
         again (``cache``). ``text``: ``target`` is the reply's text made of that value
-        (:func:`~.content.text_of`: a string as it is, a list's strings joined, else null)."""
+        (:func:`~.reply_text.text_of`: a string as it is, a list's strings joined, else null)."""
         w = self.w
         if text and not self.projects(node):
             self.value(depth, target, node, subject, cache)

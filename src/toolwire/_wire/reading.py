@@ -32,7 +32,7 @@ from .._values.server_call import ServerToolCall
 from .._values.toolcall import ToolCall
 from .._values.turn import Turn
 from ..errors import MalformedResponse, NotDeclared, ToolwireError, UnmappedCall
-from .content import assistant_text
+from .reply_text import assistant_text
 from .walk import (
     built,
     call_name,

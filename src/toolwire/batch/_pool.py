@@ -189,11 +189,26 @@ def run_pool(
             worker.reap()
 
 
-def _loop(work: Iterator[Chunk], workers: list[_Worker], take: Callable[[Done], None]) -> None:
+def _watching(workers: list[_Worker]) -> selectors.BaseSelector:
+    """A selector on every worker's answers and on its end (chunk pipes join while owed)."""
     selector = selectors.DefaultSelector()
     for worker in workers:
         for kind, fd in (("answer", worker.answers.fileno()), ("ended", worker.process.sentinel)):
             selector.register(fd, selectors.EVENT_READ, (kind, worker))
+    return selector
+
+
+def _died(in_flight: dict[int, Chunk], last: tuple[str, int] | None) -> WorkerDied:
+    """A worker ended early: named by the first line not yet answered (else after the last)."""
+    if in_flight:
+        chunk = in_flight[min(in_flight)]
+        return WorkerDied(chunk.source, chunk.first)
+    source, line = last if last is not None else ("-", 1)
+    return WorkerDied(source, line)
+
+
+def _loop(work: Iterator[Chunk], workers: list[_Worker], take: Callable[[Done], None]) -> None:
+    selector = _watching(workers)
     limit = len(workers) * IN_FLIGHT_PER_JOB
     in_flight: dict[int, Chunk] = {}  # every chunk sent and not yet taken, by number
     answered: dict[int, Done] = {}
@@ -201,13 +216,6 @@ def _loop(work: Iterator[Chunk], workers: list[_Worker], take: Callable[[Done], 
     last: tuple[str, int] | None = None  # where the rows taken so far end
     failure: BaseException | None = None
     more = True
-
-    def died() -> WorkerDied:
-        if in_flight:
-            chunk = in_flight[min(in_flight)]
-            return WorkerDied(chunk.source, chunk.first)
-        source, line = last if last is not None else ("-", 1)
-        return WorkerDied(source, line)
 
     def sending(worker: _Worker) -> None:
         """Watch the worker's chunk pipe for room while there is something to write."""
@@ -240,14 +248,14 @@ def _loop(work: Iterator[Chunk], workers: list[_Worker], take: Callable[[Done], 
             for key, _mask in selector.select():
                 kind, worker = key.data
                 if kind == "ended":
-                    raise died()
+                    raise _died(in_flight, last)
                 if kind == "task":
                     try:
                         written = os.write(key.fd, worker.outbox)
                     except BlockingIOError:
                         continue
                     except OSError:  # its end closed: it ended
-                        raise died() from None
+                        raise _died(in_flight, last) from None
                     del worker.outbox[:written]
                     sending(worker)
                     continue
@@ -256,7 +264,7 @@ def _loop(work: Iterator[Chunk], workers: list[_Worker], take: Callable[[Done], 
                 except BlockingIOError:
                     continue
                 if not piece:  # its end closed: it ended
-                    raise died()
+                    raise _died(in_flight, last)
                 worker.inbox += piece
                 for number, done in worker.answers_read():
                     answered[number] = done

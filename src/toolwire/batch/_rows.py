@@ -17,6 +17,7 @@ from typing import Any
 
 from .._registry.registry import Registry
 from .._values.reply import ItemRecord, Reply
+from .._values.toolcall import ToolCall
 from ..errors import ToolwireError
 from ._schema import NAMES
 
@@ -114,52 +115,10 @@ def reply_rows(
     if reply.finish_reason is not None:
         summary["finish_reason"] = reply.finish_reason
     out.append(summary)
-    call_items: list[ItemRecord] = []
-    server_items: list[ItemRecord] = []
-    unknown_items: list[ItemRecord] = []
-    for record in reply.items:  # one pass; the records are in reply order
-        kind = record.kind
-        if kind == "calls":
-            call_items.append(record)
-        elif kind == "server_side":
-            server_items.append(record)
-        elif kind == "unknown":
-            unknown_items.append(record)
-    if reply.skipped and call_items:  # each call item gives a call or a skipped item
-        skipped = {s.location for s in reply.skipped}
-        call_items = [r for r in call_items if r.location not in skipped]
-    if len(call_items) != len(calls):
-        call_items = []  # they do not pair up: leave the item columns to the calls' own
+    call_items, server_items, unknown_items = _items_by_kind(reply)
     for index, call in enumerate(calls):
-        row: dict[str, Any] = {
-            "record_id": record_id, "kind": "call", "format": fmt, "index": index,
-            "name": call.name, "call_id": call.id, "arguments": dumps(call._arguments),
-            "arguments_undecodable": call.arguments_undecodable, "fate": fates[index],
-            "synthetic": call.synthetic, "incomplete": call.incomplete,
-        }
-        if call_items:
-            record = call_items[index]
-            row["item_index"] = record.item_index
-            row["location"] = record.location
-            if record.item_type is not None:
-                row["item_type"] = record.item_type
-        elif call.item_index is not None:
-            row["item_index"] = call.item_index
-        raw = call._raw_arguments
-        if raw is not None:
-            row["raw_arguments"] = raw if type(raw) is str else dumps(raw)
-        if call.arguments_error is not None:
-            row["arguments_error"] = call.arguments_error
-        if call.arguments_error_code is not None:
-            row["arguments_error_code"] = call.arguments_error_code
-        if tools_checked:
-            row["unknown_tool"] = call.unknown_tool
-            row["arguments_invalid"] = call.arguments_invalid
-        if call.arguments_errors:
-            row["arguments_errors"] = dumps([e.to_dict() for e in call.arguments_errors])
-        if call._provider_data:
-            row["provider_data"] = dumps(call._provider_data)
-        out.append(row)
+        out.append(_call_row(call, index, fates[index], call_items[index] if call_items else None,
+                             fmt, record_id, tools_checked))
     paired = len(server_items) == len(reply.server_calls)
     for index, server in enumerate(reply.server_calls):
         row = {"record_id": record_id, "kind": "server_call", "format": fmt, "index": index,
@@ -182,6 +141,61 @@ def reply_rows(
         for row in out:
             del row["record_id"]
     return out
+
+
+def _items_by_kind(reply: Reply) -> tuple[list[ItemRecord], list[ItemRecord], list[ItemRecord]]:
+    """The reply's call, server and unknown item records; the call items only when they pair
+    up one to one with the calls (else none: the item columns come from the calls' own)."""
+    call_items: list[ItemRecord] = []
+    server_items: list[ItemRecord] = []
+    unknown_items: list[ItemRecord] = []
+    for record in reply.items:  # one pass; the records are in reply order
+        kind = record.kind
+        if kind == "calls":
+            call_items.append(record)
+        elif kind == "server_side":
+            server_items.append(record)
+        elif kind == "unknown":
+            unknown_items.append(record)
+    if reply.skipped and call_items:  # each call item gives a call or a skipped item
+        skipped = {s.location for s in reply.skipped}
+        call_items = [r for r in call_items if r.location not in skipped]
+    if len(call_items) != len(reply.calls):
+        call_items = []  # they do not pair up: leave the item columns to the calls' own
+    return call_items, server_items, unknown_items
+
+
+def _call_row(call: ToolCall, index: int, fate: str, record: ItemRecord | None, fmt: str,
+              record_id: str | None, tools_checked: bool) -> dict[str, Any]:
+    """The row of one call: its fields, and its item's place when the items pair up."""
+    row: dict[str, Any] = {
+        "record_id": record_id, "kind": "call", "format": fmt, "index": index,
+        "name": call.name, "call_id": call.id, "arguments": dumps(call._arguments),
+        "arguments_undecodable": call.arguments_undecodable, "fate": fate,
+        "synthetic": call.synthetic, "incomplete": call.incomplete,
+    }
+    if record is not None:
+        row["item_index"] = record.item_index
+        row["location"] = record.location
+        if record.item_type is not None:
+            row["item_type"] = record.item_type
+    elif call.item_index is not None:
+        row["item_index"] = call.item_index
+    raw = call._raw_arguments
+    if raw is not None:
+        row["raw_arguments"] = raw if type(raw) is str else dumps(raw)
+    if call.arguments_error is not None:
+        row["arguments_error"] = call.arguments_error
+    if call.arguments_error_code is not None:
+        row["arguments_error_code"] = call.arguments_error_code
+    if tools_checked:
+        row["unknown_tool"] = call.unknown_tool
+        row["arguments_invalid"] = call.arguments_invalid
+    if call.arguments_errors:
+        row["arguments_errors"] = dumps([e.to_dict() for e in call.arguments_errors])
+    if call._provider_data:
+        row["provider_data"] = dumps(call._provider_data)
+    return row
 
 
 def _refused(

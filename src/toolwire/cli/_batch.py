@@ -106,11 +106,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> int
         return 1
 
 
-def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _checked_jobs(args: argparse.Namespace) -> int:
+    """The number of processes to run, once the options agree (else :class:`UsageError`)."""
     # lazy: the batch engine only when batch runs (the parser imports this module)
-    from ..batch import MAX_JOBS_PER_CORE, LineReader, cpu_count, max_jobs, run_batch
-    from ..batch._sink import TargetError, check_target, open_sink  # lazy: as above
-    from ..batch._source import MAX_LINE_BYTES, open_inputs  # lazy: as above
+    from ..batch import MAX_JOBS_PER_CORE, cpu_count, max_jobs
+    from ..batch._sink import TargetError, check_target  # lazy: as above
 
     jobs = args.jobs if args.jobs > 0 else cpu_count()
     if args.jobs < 0:
@@ -130,6 +130,16 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         known = Registry.default().formats()
         if args.format not in known:
             raise UsageError(f"--format {args.format}: unknown; known: {', '.join(known)}")
+    return jobs
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # lazy: the batch engine only when batch runs (the parser imports this module)
+    from ..batch import LineReader, run_batch
+    from ..batch._sink import open_sink  # lazy: as above
+    from ..batch._source import MAX_LINE_BYTES, open_inputs  # lazy: as above
+
+    jobs = _checked_jobs(args)
     reader = LineReader(args.field, args.format, args.format_field, args.tools_field,
                         args.id_field, args.strict)
     max_line = MAX_LINE_BYTES if args.max_line_bytes is None else args.max_line_bytes
@@ -179,6 +189,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for source in inputs:
             source.close()
     seconds = time.monotonic() - started
+    return _finish(args, tally, seconds, jobs, complete, left, out, err)
+
+
+def _finish(args: argparse.Namespace, tally: Tally, seconds: float, jobs: int, complete: bool,
+            left: str | None, out: TextIO, err: TextIO) -> int:
+    """The summary, then the exit status: 1 when lines were lost or no record could be read."""
     report = err if args.out == "-" else out
     try:
         _summary(tally, seconds, jobs, len(args.inputs), report)

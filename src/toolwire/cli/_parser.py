@@ -76,7 +76,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"toolwire {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                      metavar="COMMAND")
+    _add_extract(commands)
+    _add_sniff(commands)
+    _add_specs(commands)
+    add_explain(commands)
 
+    add_batch_parser(commands)
+
+    add_conformance(commands)
+    return parser
+
+
+def _add_extract(commands: Any) -> None:
+    """``toolwire extract``: a reply's calls as JSON, with every way of reading one."""
     extract = commands.add_parser("extract", help="print the reply's tool calls as JSON",
                                   description="Print a reply (its calls, server calls, loose"
                                   " ends) as JSON, or the tool calls inside model text.")
@@ -102,16 +114,30 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--strict", action="store_true", help="refuse unknown item types")
     group.add_argument("--lenient", action="store_true", help="report unknown item types")
 
+
+def _add_sniff(commands: Any) -> None:
+    """``toolwire sniff``: the format a reply looks like."""
     sniff = commands.add_parser("sniff", help="print the format a reply looks like",
                                 description="Print the wire format a reply's shape matches.")
     sniff.add_argument("file", nargs="?", help="a JSON reply (default: standard input)")
     sniff.add_argument("--jsonl", action="store_true",
                        help="one reply per line; one format name per line (- for none)")
 
+
+def _add_specs(commands: Any) -> None:
+    """``toolwire specs`` and its subcommands: work on wire and text specs."""
     specs = commands.add_parser("specs", help="check, test, list, tabulate and start specs",
                                 description="Work on wire and text specs.")
     spec_commands = specs.add_subparsers(dest="specs_command", required=True,
                                          parser_class=_Parser, metavar="SUBCOMMAND")
+    _add_specs_check_list_new(spec_commands)
+    _add_specs_table_schema_export(spec_commands)
+    _add_specs_generated(spec_commands)
+    add_specs_test(spec_commands)
+
+
+def _add_specs_check_list_new(spec_commands: Any) -> None:
+    """``specs check``, ``specs list`` and ``specs new``: validate, list and start specs."""
     check = spec_commands.add_parser("check", help="validate spec files or folders",
                                      description="Validate spec files or folders: every"
                                      " problem as path:line:col, its JSON pointer and rule.")
@@ -127,6 +153,10 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--extends", metavar="BASE", help="start from this format (e.g. openai)")
     new.add_argument("--out", default=".", metavar="DIR", help="the folder to write NAME.yaml to")
     new.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+
+def _add_specs_table_schema_export(spec_commands: Any) -> None:
+    """``specs table``, ``specs schema`` and ``specs export``: the specs written out."""
     table = spec_commands.add_parser("table", help="print every wire format as a Markdown table",
                                      description="Print the audit table of every wire format"
                                      " (what each reads, serves and refuses) in Markdown.")
@@ -146,6 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("dir", metavar="DIR", help="the folder to write specs.json and schema/ to")
     export.add_argument("--force", action="store_true", help="replace existing files")
 
+
+def _add_specs_generated(spec_commands: Any) -> None:
+    """``specs generated``: the Python a wire spec's readers generate."""
     generated = spec_commands.add_parser(
         "generated", help="print the Python a wire spec's readers generate",
         description="Print the source of FORMAT's generated extract function (or, with"
@@ -161,12 +194,3 @@ def build_parser() -> argparse.ArgumentParser:
                            help="unknown item types refused (--strict) or reported"
                            " (--no-strict); default: the spec's own unknown_items")
     generated.set_defaults(kind="extract")
-
-    add_specs_test(spec_commands)
-
-    add_explain(commands)
-
-    add_batch_parser(commands)
-
-    add_conformance(commands)
-    return parser

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from .._paths import bundled_specs_dir
 from .._registry.loading import spec_files
 from .._registry.registry import Registry
-from .._spec.loader import read_document
+from .._spec.document import read_document
 from .._spec.skeleton import todo_problems
 from .._spec.sniff_overlap import Response, case_responses, overlaps
 from ..errors import SpecError, SpecProblem

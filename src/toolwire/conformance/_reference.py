@@ -19,9 +19,9 @@ from typing import Any
 from .._expression import EvaluationError
 from .._expression.portable import compile_spec_expression
 from .._registry.registry import Registry
-from .._spec.load import load_wire_spec
-from .._spec.loader import check_wire_document
+from .._spec.document import check_wire_document
 from .._spec.strict_yaml import Document
+from .._spec.wire_file import load_wire_spec
 from .._spec.wirespec import compile_wire_spec
 from .._stream import Accumulator
 from .._tools import Tools

@@ -37,9 +37,9 @@ from ...errors import SpecError, SpecProblem
 from ..scanner import Scanned
 from ..spec import TextSpec
 from ..typed import Schemas, schemas_of
-from .content import ContentError, parse_content
-from .load import Field, Template, load_template
-from .run import (
+from .content_parsers import ContentError, parse_content
+from .template_check import Field, Template, load_template
+from .template_scan import (
     Properties,
     Region,
     coercer,

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .program import ASSERT, BACKREF, CHAR, CHECK, JMP, LOOK, MATCH, SAVE, SPLIT, Program
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["Budget", "BudgetExceeded", "backtrack", "is_word", "pike", "starts"]
 
@@ -109,8 +112,58 @@ def pike(
     steps = 0
     keep_from = 0 if capture else program.marks_from  # slot 0 and loop marks: always
 
-    def add(target: list[tuple[int, list[int]]], pc: int, slots: list[int], here: int) -> None:
-        nonlocal steps
+    add = _thread_adder(program, text, budget, capture, registers, keep_from, marks, seen, looks)
+
+    while True:
+        if matched is None and (anchored_at < 0 or at == anchored_at):
+            if not clist and anchored_at < 0:
+                at = starts(program, text, at)
+                if at < 0:
+                    break
+            steps += add(clist, start_pc, base[:], at)
+        if not clist:
+            if matched is not None or anchored_at >= 0 or at >= size:
+                break
+            at += 1  # nothing started here: the next start is found above
+            continue
+        nlist: list[tuple[int, list[int]]] = []
+        char = text[at] if at < size else None
+        for pc, slots in clist:
+            ins = code[pc]
+            if ins[0] == MATCH:
+                if must_advance and slots[0] == pos and at == pos:
+                    continue  # finditer: no empty match where the last one ended
+                matched = slots
+                break
+            if char is not None and (ins[2] == char if ins[2] is not None else ins[1](char)):
+                steps += add(nlist, pc + 1, slots, at + 1)
+        steps += len(clist)
+        if steps > 4096:
+            if charged:
+                budget.spend(steps)
+            steps = 0
+        if at >= size:
+            break
+        clist = nlist
+        seen.pop(at, None)
+        at += 1
+    if charged:
+        budget.spend(steps)
+    return matched
+
+
+def _thread_adder(
+    program: Program, text: str, budget: Budget, capture: bool, registers: range,
+    keep_from: int, marks: list[int], seen: dict[int, set[tuple[Any, ...]]],
+    looks: dict[tuple[int, int], Any],
+) -> Callable[[list[tuple[int, list[int]]], int, list[int], int], int]:
+    """:func:`pike`'s ``add``: follow the jumps, splits, saves and checks from ``pc`` at
+    ``here``, appending each thread that reaches a character or the match to ``target``
+    (once per instruction, or per loop state); it returns the steps it took."""
+    code = program.code
+
+    def add(target: list[tuple[int, list[int]]], pc: int, slots: list[int], here: int) -> int:
+        steps = 0
         stack = [(pc, slots)]
         while stack:
             pc, slots = stack.pop()
@@ -154,44 +207,9 @@ def pike(
                     stack.append((pc + 1, _merged(slots, found) if found else slots))
             else:  # pragma: no cover - BACKREF programs go to backtrack()
                 raise AssertionError("a back-reference in the linear engine")
+        return steps
 
-    while True:
-        if matched is None and (anchored_at < 0 or at == anchored_at):
-            if not clist and anchored_at < 0:
-                at = starts(program, text, at)
-                if at < 0:
-                    break
-            add(clist, start_pc, base[:], at)
-        if not clist:
-            if matched is not None or anchored_at >= 0 or at >= size:
-                break
-            at += 1  # nothing started here: the next start is found above
-            continue
-        nlist: list[tuple[int, list[int]]] = []
-        char = text[at] if at < size else None
-        for pc, slots in clist:
-            ins = code[pc]
-            if ins[0] == MATCH:
-                if must_advance and slots[0] == pos and at == pos:
-                    continue  # finditer: no empty match where the last one ended
-                matched = slots
-                break
-            if char is not None and (ins[2] == char if ins[2] is not None else ins[1](char)):
-                add(nlist, pc + 1, slots, at + 1)
-        steps += len(clist)
-        if steps > 4096:
-            if charged:
-                budget.spend(steps)
-            steps = 0
-        if at >= size:
-            break
-        clist = nlist
-        seen.pop(at, None)
-        at += 1
-    if charged:
-        budget.spend(steps)
-    return matched
-
+    return add
 
 def _merged(slots: list[int], found: dict[int, int]) -> list[int]:
     merged = slots[:]
@@ -236,10 +254,8 @@ def backtrack(
             return None
 
 
-def _attempt(
-    program: Program, text: str, pc: int, at: int, caps: list[int], budget: Budget,
-    no_empty_at: int,
-) -> int | None:
+def _attempt(program: Program, text: str, pc: int, at: int, caps: list[int], budget: Budget,
+             no_empty_at: int) -> int | None:
     """Match from ``pc`` at ``at`` exactly there; ``caps`` updated in place on success."""
     code = program.code
     size = len(text)
@@ -254,17 +270,13 @@ def _attempt(
             steps = 0
         ins = code[pc]
         op = ins[0]
-        ok = True
         if op == CHAR:
             if at < size and (ins[2] == text[at] if ins[2] is not None else ins[1](text[at])):
                 pc += 1
                 at += 1
                 continue
-            ok = False
         elif op == MATCH:
-            if at == start == no_empty_at:
-                ok = False
-            else:
+            if not at == start == no_empty_at:
                 budget.spend(steps)
                 return at
         elif op == JMP:
@@ -274,9 +286,7 @@ def _attempt(
             # A state met before (same place, same groups) failed then: it fails again.
             # Nested loops reach one state by many paths; this keeps them from multiplying.
             state = (pc, at, *caps)
-            if state in failed:
-                ok = False
-            else:
+            if state not in failed:
                 if len(failed) < 100_000:
                     failed.add(state)
                 stack.append((0, ins[2], at))
@@ -294,7 +304,6 @@ def _attempt(
             if holds(ins[1], ins[2], text, at):
                 pc += 1
                 continue
-            ok = False
         elif op == BACKREF:
             begin, end = caps[2 * ins[1]], caps[2 * ins[1] + 1]
             if begin >= 0 and end >= begin:
@@ -306,26 +315,12 @@ def _attempt(
                     at += len(piece)
                     pc += 1
                     continue
-            ok = False
         else:  # LOOK
-            _, kind, negate, sub, width = ins
-            begin = at - width if kind == "behind" else at
-            inner = caps[:]
             budget.spend(steps)
             steps = 0
-            end = None if begin < 0 else _attempt(program, text, sub, begin, inner, budget, -1)
-            if negate:
-                ok = end is None
-            elif end is not None:
-                for slot, value in enumerate(inner):
-                    if value != caps[slot]:
-                        stack.append((1, slot, caps[slot]))
-                        caps[slot] = value
-                if kind == "atomic":
-                    at = end
-            else:
-                ok = False
-            if ok:
+            after = _around(program, text, ins, at, caps, stack, budget)
+            if after is not None:
+                at = after
                 pc += 1
                 continue
         while stack:  # fail: back to the latest alternative, undoing the slots set since
@@ -338,3 +333,25 @@ def _attempt(
         else:
             budget.spend(steps)
             return None
+
+
+def _around(
+    program: Program, text: str, ins: tuple[Any, ...], at: int, caps: list[int],
+    stack: list[tuple[int, int, int]], budget: Budget,
+) -> int | None:
+    """A look-around or atomic group at ``at`` for :func:`_attempt`: None when it fails,
+    else where matching goes on (an atomic group's end, else ``at``). A positive one's
+    groups are set in ``caps``, each change pushed on ``stack`` to be undone on failure."""
+    _, kind, negate, sub, width = ins
+    begin = at - width if kind == "behind" else at
+    inner = caps[:]
+    end = None if begin < 0 else _attempt(program, text, sub, begin, inner, budget, -1)
+    if negate:
+        return at if end is None else None
+    if end is None:
+        return None
+    for slot, value in enumerate(inner):
+        if value != caps[slot]:
+            stack.append((1, slot, caps[slot]))
+            caps[slot] = value
+    return end if kind == "atomic" else at

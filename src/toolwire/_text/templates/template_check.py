@@ -28,7 +28,7 @@ from typing import Any, Final
 from ..._boundedre import BoundedPattern, Unsupported
 from ..._boundedre import compile as compile_bounded
 from ...errors import SpecError, SpecProblem
-from .source import read_template_source
+from .template_source import read_template_source
 
 __all__ = ["PARSERS", "Field", "Template", "load_template"]
 

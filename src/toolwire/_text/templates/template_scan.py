@@ -27,8 +27,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ..._values.jsontext import loads
-from .content import ContentError, process_region
-from .load import Template
+from .content_parsers import ContentError, process_region
+from .template_check import Template
 
 __all__ = ["Region", "TemplateError", "coercer", "message", "scan", "tool_properties"]
 

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from ..._values.jsontext import JsonFault, loads
 from .call_list import CallListError, read_call_list
-from .load import PARSERS, Field, Parser
+from .template_check import PARSERS, Field, Parser
 
 __all__ = ["ContentError", "apply_transform", "parse_content", "process_region"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._spec.source import default_source
+from .._spec.spec_source import default_source
 from .._values.call_ids import mint_id, with_ids
 from .._values.toolcall import ToolCall
 from ..errors import RenderError, UnknownFormat
@@ -30,7 +30,7 @@ from .template import ABSENT, Scope, fill, placeholders
 
 if TYPE_CHECKING:
     from .._spec import RenderPart, WireSpec
-    from .._spec.source import SpecSource
+    from .._spec.spec_source import SpecSource
     from .._values.reply import Reply
     from .._values.turn import Turn
 

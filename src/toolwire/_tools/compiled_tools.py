@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .._spec.source import default_source
+from .._spec.spec_source import default_source
 from .._speed.record import setfield
 from .._values.json_values import copy_json
 from .._values.reply import Reply
@@ -30,7 +30,7 @@ from .part import Others, ToolPart, tool_part
 __all__ = ["Tools", "as_tools"]
 
 if TYPE_CHECKING:
-    from .._spec.source import SpecSource
+    from .._spec.spec_source import SpecSource
     from .._values.text_reply import TextReply
 
 _R = TypeVar("_R", bound="Reply | TextReply")

@@ -1,6 +1,6 @@
 """Loading one wire spec file end to end: strict YAML, ``extends``, the checks, compiling.
 
-It sits above both :mod:`.loader` (reading and checking one document) and
+It sits above both :mod:`.document` (reading and checking one document) and
 :mod:`.extends` (merging a document onto its base), which is why it is a module of its
 own: ``extends`` needs the loader's checks, and loading a file needs ``extends``, so
 putting this function in either made the two import each other.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .document import read_document
 from .extends import compiled_data, resolve_file
-from .loader import read_document
 from .wirespec import WireSpec, compile_wire_spec
 
 __all__ = ["load_wire_spec"]
