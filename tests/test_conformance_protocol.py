@@ -19,6 +19,8 @@ import pytest
 
 from toolwire.cli import main
 
+from conformance import split_sample
+
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "specs" / "conformance"
 SCHEMAS = ROOT / "specs" / "schema"
@@ -52,12 +54,24 @@ def assert_every_required_case_passes(summary: dict[str, Any]) -> None:
                                           "skipped": optional[kind], "not_implemented": 0}, kind
 
 
-@pytest.fixture(scope="module")
-def reference_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
-    record = tmp_path_factory.mktemp("protocol") / "transcript.jsonl"
-    code, out = run("--json", "--record", str(record))
+def _reference_run(folder: Path, sampled: bool) -> tuple[dict[str, Any], Path]:
+    record = folder / "transcript.jsonl"
+    with split_sample(sampled):
+        code, out = run("--json", "--record", str(record))
     assert code == 0, out
     return json.loads(out), record
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """The whole suite through the protocol, a sample of the single byte splits sent."""
+    return _reference_run(tmp_path_factory.mktemp("protocol"), sampled=True)
+
+
+@pytest.fixture(scope="module")
+def full_reference_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """The whole suite through the protocol, every derived request sent."""
+    return _reference_run(tmp_path_factory.mktemp("protocol-full"), sampled=False)
 
 
 def test_the_reference_passes_every_required_case_through_the_protocol(
@@ -104,10 +118,17 @@ def test_every_request_and_answer_holds_to_the_protocol_schemas(
 
 
 @pytest.mark.exhaustive
-def test_every_derived_request_and_answer_holds_to_the_protocol_schemas(
-    reference_run: tuple[dict[str, Any], Path],
+def test_the_reference_passes_every_required_case_with_every_byte_split(
+    full_reference_run: tuple[dict[str, Any], Path],
 ) -> None:
-    _assert_the_transcript_holds_to_the_schemas(reference_run[1], 1)
+    assert_every_required_case_passes(full_reference_run[0])
+
+
+@pytest.mark.exhaustive
+def test_every_derived_request_and_answer_holds_to_the_protocol_schemas(
+    full_reference_run: tuple[dict[str, Any], Path],
+) -> None:
+    _assert_the_transcript_holds_to_the_schemas(full_reference_run[1], 1)
 
 
 def test_optional_cases_run_and_pass_when_asked_for() -> None:
