@@ -324,3 +324,30 @@ def _undescribed(node: Any, where: str = "") -> list[str]:
 def test_every_key_of_the_protocol_schemas_is_described(name: str) -> None:
     schema = json.loads((SCHEMAS / f"{name}.v1.schema.json").read_text("utf-8"))
     assert _undescribed(schema) == []
+
+
+def test_the_sampled_run_splits_at_every_line_end_and_multi_byte_character(
+    reference_run: tuple[dict[str, Any], Path],
+) -> None:
+    """The default run's sample of single byte splits: next to every CR or LF, inside every
+    multi-byte character, every 16th byte; and the text fed one byte at a time, every time."""
+    sent: dict[str, set[str]] = {}
+    with reference_run[1].open(encoding="utf-8") as lines:
+        for line in lines:
+            rid = json.loads(line)["request"]["id"]
+            test, _, derived = rid.rpartition(":")
+            if derived.startswith(("split", "bytes")):
+                sent.setdefault(test, set()).add(derived)
+    tested = 0
+    for path in sorted(SUITE.rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for index, test in enumerate(data.get("tests", [])):
+            if data.get("kind") != "stream" or "sse" not in test:
+                continue
+            raw = test["sse"].encode("utf-8")
+            want = {f"split{at}" for at in range(1, len(raw))
+                    if at % 16 == 0 or any(b in b"\r\n" or b >= 0x80 for b in raw[at - 1:at + 1])}
+            assert sent[f"{path.relative_to(SUITE).as_posix()}::{index}"] == want | {"bytes"}
+            assert len(want) < len(raw) - 1 or len(raw) < 8  # a sample, not every offset
+            tested += 1
+    assert tested >= 20
