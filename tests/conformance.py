@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from toolwire.conformance import _checks_stream
 from toolwire.conformance._wire_cases import call_dicts as call_dicts
 from toolwire.conformance._wire_cases import call_view as call_view
 from toolwire.conformance._wire_cases import record_differences
@@ -56,3 +60,13 @@ def each_test(all_cases: list[Case]) -> Iterator[tuple[str, Case, dict[str, Any]
 def check_records(reply: Any, expect: dict[str, Any]) -> None:
     """The record keys of a case (specs/README.md §4), where the case gives them."""
     assert record_differences(reply, expect) == []
+
+
+@contextmanager
+def split_sample(sampled: bool) -> Iterator[None]:
+    """The protocol runs inside send a sample of the single byte-split requests (``True``) or
+    every one (``False``); see :data:`toolwire.conformance._checks_stream.SAMPLE_SPLITS`. The
+    default run samples, each sampled run has a full twin marked ``exhaustive``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_checks_stream, "SAMPLE_SPLITS", sampled)
+        yield

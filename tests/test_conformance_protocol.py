@@ -19,6 +19,8 @@ import pytest
 
 from toolwire.cli import main
 
+from conformance import split_sample
+
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "specs" / "conformance"
 SCHEMAS = ROOT / "specs" / "schema"
@@ -52,12 +54,24 @@ def assert_every_required_case_passes(summary: dict[str, Any]) -> None:
                                           "skipped": optional[kind], "not_implemented": 0}, kind
 
 
-@pytest.fixture(scope="module")
-def reference_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
-    record = tmp_path_factory.mktemp("protocol") / "transcript.jsonl"
-    code, out = run("--json", "--record", str(record))
+def _reference_run(folder: Path, sampled: bool) -> tuple[dict[str, Any], Path]:
+    record = folder / "transcript.jsonl"
+    with split_sample(sampled):
+        code, out = run("--json", "--record", str(record))
     assert code == 0, out
     return json.loads(out), record
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """The whole suite through the protocol, a sample of the single byte splits sent."""
+    return _reference_run(tmp_path_factory.mktemp("protocol"), sampled=True)
+
+
+@pytest.fixture(scope="module")
+def full_reference_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """The whole suite through the protocol, every derived request sent."""
+    return _reference_run(tmp_path_factory.mktemp("protocol-full"), sampled=False)
 
 
 def test_the_reference_passes_every_required_case_through_the_protocol(
@@ -104,10 +118,17 @@ def test_every_request_and_answer_holds_to_the_protocol_schemas(
 
 
 @pytest.mark.exhaustive
-def test_every_derived_request_and_answer_holds_to_the_protocol_schemas(
-    reference_run: tuple[dict[str, Any], Path],
+def test_the_reference_passes_every_required_case_with_every_byte_split(
+    full_reference_run: tuple[dict[str, Any], Path],
 ) -> None:
-    _assert_the_transcript_holds_to_the_schemas(reference_run[1], 1)
+    assert_every_required_case_passes(full_reference_run[0])
+
+
+@pytest.mark.exhaustive
+def test_every_derived_request_and_answer_holds_to_the_protocol_schemas(
+    full_reference_run: tuple[dict[str, Any], Path],
+) -> None:
+    _assert_the_transcript_holds_to_the_schemas(full_reference_run[1], 1)
 
 
 def test_optional_cases_run_and_pass_when_asked_for() -> None:
@@ -303,3 +324,30 @@ def _undescribed(node: Any, where: str = "") -> list[str]:
 def test_every_key_of_the_protocol_schemas_is_described(name: str) -> None:
     schema = json.loads((SCHEMAS / f"{name}.v1.schema.json").read_text("utf-8"))
     assert _undescribed(schema) == []
+
+
+def test_the_sampled_run_splits_at_every_line_end_and_multi_byte_character(
+    reference_run: tuple[dict[str, Any], Path],
+) -> None:
+    """The default run's sample of single byte splits: next to every CR or LF, inside every
+    multi-byte character, every 16th byte; and the text fed one byte at a time, every time."""
+    sent: dict[str, set[str]] = {}
+    with reference_run[1].open(encoding="utf-8") as lines:
+        for line in lines:
+            rid = json.loads(line)["request"]["id"]
+            test, _, derived = rid.rpartition(":")
+            if derived.startswith(("split", "bytes")):
+                sent.setdefault(test, set()).add(derived)
+    tested = 0
+    for path in sorted(SUITE.rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for index, test in enumerate(data.get("tests", [])):
+            if data.get("kind") != "stream" or "sse" not in test:
+                continue
+            raw = test["sse"].encode("utf-8")
+            want = {f"split{at}" for at in range(1, len(raw))
+                    if at % 16 == 0 or any(b in b"\r\n" or b >= 0x80 for b in raw[at - 1:at + 1])}
+            assert sent[f"{path.relative_to(SUITE).as_posix()}::{index}"] == want | {"bytes"}
+            assert len(want) < len(raw) - 1 or len(raw) < 8  # a sample, not every offset
+            tested += 1
+    assert tested >= 20

@@ -24,6 +24,8 @@ import toolwire
 from toolwire.cli import main
 from toolwire.conformance._reference import answer as python_answer
 
+from conformance import split_sample
+
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "tools" / "js"
 SPECS = ROOT / "specs"
@@ -285,17 +287,23 @@ def test_the_installed_bin_answers_the_protocol(node: str, app: Path) -> None:
     assert json.loads(done.stdout) == {"id": "1", "result": "anthropic"}
 
 
-@pytest.fixture(scope="module")
-def js_protocol_run(node: str, tmp_path_factory: pytest.TempPathFactory
-                    ) -> tuple[dict[str, Any], Path]:
-    record = tmp_path_factory.mktemp("js-protocol") / "transcript.jsonl"
+def _js_protocol_run(node: str, folder: Path, sampled: bool) -> tuple[dict[str, Any], Path]:
+    record = folder / "transcript.jsonl"
     out = io.StringIO()
-    code = main(["conformance", "--implementation",
-                 f"{node} {JS / 'bin' / 'toolwire-conformance.js'}", "--json",
-                 "--record", str(record)], out=out)
+    with split_sample(sampled):
+        code = main(["conformance", "--implementation",
+                     f"{node} {JS / 'bin' / 'toolwire-conformance.js'}", "--json",
+                     "--record", str(record)], out=out)
     summary = json.loads(out.getvalue())
     assert code == 0, summary["failures"][:5]
     return summary, record
+
+
+@pytest.fixture(scope="module")
+def js_protocol_run(node: str, tmp_path_factory: pytest.TempPathFactory
+                    ) -> tuple[dict[str, Any], Path]:
+    """The whole suite through the JS program, a sample of the single byte splits sent."""
+    return _js_protocol_run(node, tmp_path_factory.mktemp("js-protocol"), sampled=True)
 
 
 def test_the_js_package_passes_every_required_case_through_the_protocol(
@@ -304,6 +312,16 @@ def test_the_js_package_passes_every_required_case_through_the_protocol(
     summary, _ = js_protocol_run
     assert_every_required_case_passes(summary)
     assert summary["processes_started"] == 1  # one process serves the whole run
+
+
+@pytest.mark.exhaustive
+def test_the_js_package_passes_every_required_case_with_every_byte_split(
+    node: str, tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    summary, _ = _js_protocol_run(node, tmp_path_factory.mktemp("js-protocol-full"),
+                                  sampled=False)
+    assert_every_required_case_passes(summary)
+    assert summary["processes_started"] == 1
 
 
 def _without_messages(reply: Any) -> Any:

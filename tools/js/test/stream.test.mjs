@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { loadFolder, loadFile, compileSpec } from '../lib/loader.js';
 import { Accumulator } from '../lib/stream.js';
+import { growth, GROWTH_BOUND } from './growth.mjs';
 
 const SPECS = new URL('../../../specs/', import.meta.url).pathname;
 const bundled = loadFolder(`${SPECS}wire`, SPECS);
@@ -126,20 +127,15 @@ test('an event beyond the maximum event size is malformed_stream', () => {
   }
 });
 
-// Time growth n -> 4n in one run (a ratio, never a fixed time): linear is about 4, quadratic 16.
-function growth(prepare, n) {
-  const seconds = (run) => { let best = Infinity; for (let i = 0; i < 3; i++) { const t = process.hrtime.bigint(); run(); best = Math.min(best, Number(process.hrtime.bigint() - t)); } return best; };
-  const small = prepare(n); const large = prepare(4 * n);
-  return seconds(large) / seconds(small);
-}
-
+// Time growth n -> 4n in one run, in process CPU time (growth.mjs): linear is about 4, quadratic 16.
 test('framing one event fed in pieces grows linearly', () => {
   const prepare = (n) => {
     const data = sse([chunk({ content: 'x'.repeat(n * 1024) })]);
     const pieces = []; for (let i = 0; i < data.length; i += 4096) pieces.push(data.subarray(i, i + 4096));
     return () => { const acc = new Accumulator(specs, 'openai'); for (const p of pieces) acc.feedBytes(p); };
   };
-  assert.ok(growth(prepare, 1024) < 8);
+  const ratio = growth(prepare, 1024);
+  assert.ok(ratio < GROWTH_BOUND, `4x the event took ${ratio.toFixed(1)}x the CPU time (linear: 4)`);
 });
 
 test('calls found by id grow linearly', () => {
@@ -150,7 +146,8 @@ test('calls found by id grow linearly', () => {
     events.push(chunk({}, 'tool_calls'));
     return () => { const acc = new Accumulator(specs, 'openai'); for (const e of events) acc.feed(e); assert.equal(acc.reply().calls.length, n); };
   };
-  assert.ok(growth(prepare, 1000) < 8);
+  const ratio = growth(prepare, 1000);
+  assert.ok(ratio < GROWTH_BOUND, `4x the calls took ${ratio.toFixed(1)}x the CPU time (linear: 4)`);
 });
 
 test('a sniffed stream that starts with the provider\'s error is its stream_error', () => {
