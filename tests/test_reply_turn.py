@@ -231,6 +231,34 @@ def test_a_reply_renders_the_turn_it_read_after_the_response_is_changed(read: in
     assert reply.calls[0].arguments == {"city": "Paris"}
 
 
+RESPONSES: dict[str, Any] = {
+    "object": "response", "status": "completed", "output": [
+        {"id": "rs_1", "type": "reasoning",
+         "summary": [{"type": "summary_text", "text": "Weather first."}]},
+        {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "Checking.", "annotations": []}]},
+        {"id": "fc_1", "type": "function_call", "call_id": "call_1", "name": "get_weather",
+         "arguments": "{\"city\": \"Paris\"}"},
+    ]}
+
+
+@pytest.mark.parametrize("read", [1, 3])
+def test_a_reply_keeps_the_nested_lists_and_objects_of_its_items(read: int) -> None:
+    for _ in range(read):  # from the third read on, the spec's generated reader reads it
+        response = copy.deepcopy(RESPONSES)
+        reply = toolwire.read("responses", response)
+    before = copy.deepcopy(reply.assistant_message())
+    output = response["output"]
+    output[0]["summary"][0]["text"] = "FORGED"
+    output[0]["summary"].append({"type": "summary_text", "text": "Injected."})
+    output[1]["content"][0]["annotations"].append({"type": "url_citation"})
+    output[1]["content"][0]["text"] = "Injected."
+    del output[1]["status"]
+    assert reply.assistant_message() == before
+    assert reply.turn is not None
+    assert reply.turn.items[:2] == tuple(RESPONSES["output"][:2])
+
+
 def test_the_interpreter_keeps_copies_of_the_turn_too() -> None:
     from toolwire._wire.reading import read_reply
 

@@ -50,9 +50,19 @@ _SHARED_AS_IS = frozenset({str, int, float, bool, type(None)})
 
 def _copy_checked(value: Any) -> Any:
     kind = type(value)
-    if kind is dict or (kind is not list and isinstance(value, dict)):
+    if kind is dict:
+        # Copied whole in C, then only the containers replaced: a reply's items are
+        # mostly text, and a dict comprehension builds every entry in Python.
+        copied = dict(value)
+        for k, v in copied.items():
+            if type(v) not in _SHARED_AS_IS:
+                copied[k] = _copy_checked(v)  # a value replaced, not a key added
+        return copied
+    if kind is list:
+        return [v if type(v) in _SHARED_AS_IS else _copy_checked(v) for v in value]
+    if isinstance(value, dict):
         return {k: v if type(v) in _SHARED_AS_IS else _copy_checked(v) for k, v in value.items()}
-    if kind is list or isinstance(value, list):
+    if isinstance(value, list):
         return [v if type(v) in _SHARED_AS_IS else _copy_checked(v) for v in value]
     return value
 

@@ -31,7 +31,7 @@ from .._speed.generated import compile_function
 from .._values.json_values import copy_checked
 from .._values.records import SkippedItem, UnknownItem, call_record, item_record
 from .._values.reply import Reply
-from .._values.turn import Turn, owned
+from .._values.turn import Turn
 from .fastpath import Writer, call_code, namespace_of, walk_code
 from .fastpred import condition, value_of
 from .reading import failed_call, server_call, unknown_reason
@@ -104,7 +104,7 @@ def _entry_code(w: Writer, depth: int, entry: Entry, shown: str, it: _Item) -> N
         for text in _push("servers", f"_server({named}, {it.subject}, {shown!r})"):
             w.line(depth, text)
     if it.echo:
-        w.line(depth, f"echoed.append({it.subject})")
+        w.line(depth, _echo(it.subject))
 
 
 def _type_code(w: Writer, depth: int, entries: tuple[Entry, ...], shown: str,
@@ -186,7 +186,7 @@ def _dispatch(w: Writer, depth: int, spec: WireSpec, source: Source, it: _Item) 
         w.line(inner + 1, text)
     w.line(inner + 1, "records.append(r)")
     if it.echo:
-        w.line(inner + 1, f"echoed.append({subject})")
+        w.line(inner + 1, _echo(subject))
     for item_type, entries in listed:
         if (item_type, entries) not in calling:
             w.line(inner, f"elif t == {item_type!r} and type(t) is str:")
@@ -392,7 +392,16 @@ def _reply_parts(w: Writer, spec: WireSpec) -> None:
         for source, expression in spec.render.expressions.items():
             _selected(w, "v", expression)
             w.line(2, "if v is not None:")
-            w.line(3, f"values[{source!r}] = v")
+            # Copied, unless the response was parsed here (the caller may change its own
+            # after): text needs none.
+            w.line(3, f"values[{source!r}] = v if owned or type(v) is str else _copy_checked(v)")
+
+
+def _echo(subject: str) -> str:
+    """The line keeping the item ``subject`` for the turn: a copy, unless the response was
+    parsed here (the caller may change its own after reading it; copied as it is kept, no
+    second pass over the items)."""
+    return f"echoed.append({subject} if owned else _copy_checked({subject}))"
 
 
 def _push(name: str, value: str) -> tuple[str, str]:
@@ -410,9 +419,8 @@ def _reply_code(w: Writer, spec: WireSpec) -> None:
     then becomes a ``Reply`` (:func:`toolwire._speed.blank_of`), and its ``Turn`` alike."""
     if spec.render is not None:
         w.line(2, "turn = _new(_TBlank)")
-        # Copies, unless the response was parsed here: the caller may change its own after.
-        w.line(2, "turn._items = tuple(echoed) if owned else _owned(echoed)")
-        w.line(2, "turn._response = values if owned else _copy_checked(values)")
+        w.line(2, "turn._items = tuple(echoed)")  # copied as they were kept (_echo)
+        w.line(2, "turn._response = values")  # the values copied as they were kept
         w.line(2, "turn.__class__ = _Turn")
     fields = {
         "format": repr(spec.format),
@@ -476,7 +484,7 @@ def read_source(spec: WireSpec, refuse_unknown: bool) -> tuple[str, dict[str, An
             w.line(at + 1, "elif shown not in unknown_types:")
             w.line(at + 2, "unknown_types.append(shown)")
             if echo and top:
-                w.line(at, f"echoed.append({subject})")
+                w.line(at, _echo(subject))
 
         _dispatch(w, depth, spec, source, _Item(subject, where, top, echo and top, unknown))
 
@@ -505,7 +513,7 @@ def build_fast_read(spec: WireSpec, refuse_unknown: bool) -> FastRead:
     namespace.update({
         "_item": item_record, "_call_site": _call_site,
         "_RBlank": blank_of(Reply), "_Reply": Reply,
-        "_TBlank": blank_of(Turn), "_Turn": Turn, "_owned": owned, "_copy_checked": copy_checked,
+        "_TBlank": blank_of(Turn), "_Turn": Turn, "_copy_checked": copy_checked,
         "_skip": SkippedItem, "_unk": UnknownItem,
         "_server": server_call, "_unnamed": lambda entry, item: call_name(entry, item)[1],
         "_reason": lambda item_type: unknown_reason(spec, item_type),
