@@ -142,7 +142,11 @@ def openai(response: dict[str, Any]) -> list[ToolCall]:
     _is_error("openai", (type(error) is dict and response.get("type") != "error"
               and type(error.get("status")) is not str and response.get("status") != "failed")
               or response.get("object") == "error", _get(error, "message"))
-    _is_reply("openai", _objects_with(response.get("choices"), "message", dict))
+    choices = response.get("choices")
+    _is_reply("openai", type(choices) is list and all(
+        type(c) is dict and (type(c.get("message")) is dict or (
+            c.get("message") is None and c.get("finish_reason") == "content_filter"))
+        for c in choices))  # a choice the content filter stopped carries no message
     calls: list[ToolCall] = []
     message = _get(_first(response.get("choices")), "message")
     where = "choices[0].message.tool_calls"
