@@ -12,7 +12,7 @@
 // * `checkPatterns` compiles every pattern when the tools are built, so a pattern the engines
 //   refuse is `invalid_tools` then, naming where it is.
 import { boundedRegExp, BUDGET, DEFAULT_STEPS, RegexUnsupported } from './regex/index.js';
-import { subschemas } from './tools_schema.js';
+import { copySchema, subschemas } from './tools_schema.js';
 
 const BUDGET_KEYWORD = 'x-toolwire-regex-budget';
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -98,24 +98,7 @@ export function checkPatterns(schema) {
 // looks like a schema stays as it is.
 export function withBudgetChecks(schema) {
   if (![...nodes(schema)].some(([node]) => hasPatterns(node))) return schema;
-  const copies = new Map();
-  const copy = (node) => {
-    if (!isObject(node)) return node;
-    if (copies.has(node)) return copies.get(node);
-    const out = { ...node };
-    copies.set(node, out);
-    const holding = new Map(); // keyword -> whether it holds one schema (else a list or map of them)
-    for (const [keyword, key] of subschemas(node)) holding.set(keyword, key === null);
-    for (const [keyword, one] of holding) {
-      const value = node[keyword];
-      if (one) out[keyword] = copy(value);
-      else if (Array.isArray(value)) out[keyword] = value.map(copy);
-      else out[keyword] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
-    }
-    if (hasPatterns(node)) out[BUDGET_KEYWORD] = true;
-    return out;
-  };
-  return copy(schema);
+  return copySchema(schema, (node, out) => { if (hasPatterns(node)) out[BUDGET_KEYWORD] = true; });
 }
 
 // ajv's errors with a `pattern` error dropped where the same value got `regex_budget` for

@@ -36,7 +36,10 @@ export function* subschemas(node) {
 // checked, and not additional, as in every other implementation.
 const PROTO_PATTERN = '^__proto__$';
 const declaresProto = (node) => isObject(node) && Object.hasOwn(node, 'properties') && isObject(node.properties) && Object.hasOwn(node.properties, '__proto__');
-export function withProtoProperty(schema) {
+// A copy of `schema` in which every schema node is copied once (a node met twice is one copy)
+// and then handed with its copy to `finish`, which may add keywords to the copy: the one walk
+// the copies ajv compiles (a `__proto__` property declared, budget checks added) are made by.
+export function copySchema(schema, finish) {
   const copies = new Map();
   const copy = (node) => {
     if (!isObject(node)) return node;
@@ -51,20 +54,27 @@ export function withProtoProperty(schema) {
       else if (Array.isArray(value)) out[keyword] = value.map(copy);
       else out[keyword] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
     }
+    finish(node, out);
+    return out;
+  };
+  return copy(schema);
+}
+
+export function withProtoProperty(schema) {
+  const declare = (node, out) => {
     if (declaresProto(node)) {
       const patterns = isObject(out.patternProperties) ? { ...out.patternProperties } : {};
       const sub = out.properties.__proto__; // an own member here (a copy keeps it own)
       patterns[PROTO_PATTERN] = Object.hasOwn(patterns, PROTO_PATTERN) ? { allOf: [patterns[PROTO_PATTERN], sub] } : sub;
       out.patternProperties = patterns;
     }
-    return out;
   };
   const mentions = (node, seen = new Set()) => {
     if (!isObject(node) || seen.has(node)) return false;
     seen.add(node);
     return declaresProto(node) || [...subschemas(node)].some(([, , sub]) => mentions(sub, seen));
   };
-  return mentions(schema) ? copy(schema) : schema;
+  return mentions(schema) ? copySchema(schema, declare) : schema;
 }
 
 function* children(node, pointer) {
