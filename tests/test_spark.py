@@ -48,7 +48,9 @@ def spark() -> Iterator[Any]:
 
 
 def _logged(spark: Any) -> Any:
-    records = [(name, fmt, json.dumps(t["response"])) for name, fmt, t in WIRE]
+    # The column holds each body's JSON text (a body given as text is its own text).
+    records = [(name, fmt, r if isinstance(r := t["response"], str) else json.dumps(r))
+               for name, fmt, t in WIRE]
     records.append(("null-reply", None, None))
     return spark.createDataFrame(records, "case STRING, provider STRING, response STRING")
 
